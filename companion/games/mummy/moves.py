@@ -1,0 +1,90 @@
+"""Legal moves: where a figure may end with a die, and where the mummy may step.
+
+Pure queries on a state; pages and LEDs use them to show hints, the engine to judge.
+"""
+
+from __future__ import annotations
+
+from .dice import MOVE_FACES, Face
+from .maze import DIRECTIONS, Maze, mask_cells
+from .state import State
+
+
+def destinations_mask(state: State, figure: int, face: Face) -> int:
+    """Bit mask of the grid cells where ``figure`` may end a move with ``face``."""
+    maze = state.setup.maze
+    node = state.positions[figure]
+    if node < 0 or face is Face.MUMMY:
+        return 0
+    others = state.seekers_mask(except_figure=figure)
+    mummy = state.mummy_mask()
+    if face is Face.ARROW:
+        return arrow_mask(maze, node, mummy | others)
+    return maze.reach_exactly(node, int(face), mummy) & ~others
+
+
+def arrow_mask(maze: Maze, node: int, blocked: int) -> int:
+    """Ends of the straight slides from ``node`` up to the next obstacle (at least one cell)."""
+    result = 0
+    if maze.is_cell(node):
+        for d in DIRECTIONS:
+            end = maze.slide(node, d, blocked)
+            if end != node:
+                result |= 1 << end
+        return result
+    for opening in maze.openings(node):
+        if not (blocked >> opening.cell) & 1:
+            result |= 1 << maze.slide(opening.cell, opening.side.opposite, blocked)
+    return result
+
+
+def legal_destinations(state: State, figure: int, face: Face) -> list[int]:
+    """The cells where ``figure`` may end a move with ``face``, in cell order."""
+    return mask_cells(destinations_mask(state, figure, face))
+
+
+def movable_faces(state: State, figure: int) -> list[Face]:
+    """The move faces (1-4, arrow) that ``figure`` could move from where it stands."""
+    return [f for f in MOVE_FACES if destinations_mask(state, figure, f)]
+
+
+def can_move_at_all(state: State, figure: int) -> bool:
+    """False when no die (1, 2, 3, 4, arrow) could move the figure: it is skipped."""
+    return any(destinations_mask(state, figure, f) for f in MOVE_FACES)
+
+
+def mummy_steps(state: State) -> list[int]:
+    """The cells the mummy may step to next (walls and rooms excluded)."""
+    maze = state.setup.maze
+    node = state.mummy
+    if maze.is_cell(node):
+        return sorted(maze.adjacent[node])
+    return sorted(o.cell for o in maze.openings(node))
+
+
+def why_not(state: State, figure: int, face: Face, to: int) -> str:
+    """A player-facing reason why ``figure`` may not end on ``to`` with ``face``."""
+    maze = state.setup.maze
+    name = maze.cell_name(to)
+    if not maze.is_cell(to):
+        if to == maze.start_node:
+            return "No figure may move onto the start field."
+        if to == maze.sarcophagus_node:
+            return "No figure may move into the sarcophagus."
+        return f"There is no cell {to} in this maze."
+    if to == state.mummy:
+        return f"The mummy stands on {name}: its cell can never be entered."
+    other = state.figure_at(to)
+    if other is not None and other != figure:
+        colour = state.setup.figures[other].value.capitalize()
+        return f"{colour} stands on {name}: a move never ends on another figure."
+    here = maze.cell_name(state.positions[figure])
+    if face is Face.ARROW:
+        return (
+            f"With the arrow the figure slides straight from {here} to the last cell "
+            f"before a wall, the mummy, a figure or a room; {name} is not such a cell."
+        )
+    return (
+        f"{name} is not exactly {int(face)} steps from {here} along open corridors "
+        "(walls and the mummy block the way)."
+    )
