@@ -1,0 +1,168 @@
+"""The ``companion`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion.games.mummy.maze_file import MazeError, check_maze
+from companion.games.mummy.record import RecordError, replay
+from companion.games.mummy.simulate import play_game, setup_for, summarise
+from companion.games.mummy.state import Options
+from companion.games.mummy.views import table_view
+from companion.mazes import load_maze
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.func(args)
+    except MazeError as exc:
+        for problem in exc.problems:
+            print(f"maze: {problem}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    sub = parser.add_subparsers(title="commands")
+
+    maze = sub.add_parser("maze", help="maze files").add_subparsers(title="maze commands")
+    check = maze.add_parser("check", help="validate a maze file and name every problem")
+    check.add_argument("file", type=Path)
+    check.set_defaults(func=_maze_check)
+
+    rep = sub.add_parser("replay", help="replay a game record (JSON Lines)")
+    rep.add_argument("log", type=Path)
+    rep.add_argument("--json", action="store_true", help="print the final table view as JSON")
+    rep.set_defaults(func=_replay)
+
+    sim = sub.add_parser("simulate", help="play complete games between automatic players")
+    sim.add_argument("--games", type=_positive, default=100)
+    sim.add_argument("--seekers", type=int, choices=(1, 2, 3, 4), default=4)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
+    sim.add_argument("--exact", action="store_true", help="the mummy must use all its steps")
+    sim.add_argument("--json", action="store_true")
+    sim.set_defaults(func=_simulate)
+
+    run = sub.add_parser("run", help="start the companion")
+    run.add_argument("--mock", action="store_true", help="no hardware: simulated board")
+    run.add_argument("--games", type=_positive, default=1, help=argparse.SUPPRESS)
+    run.set_defaults(func=_run)
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _maze_check(args: argparse.Namespace) -> int:
+    problems = check_maze(args.file.read_text(encoding="utf-8"))
+    for problem in problems:
+        where = f"{args.file}:{problem.line}" if problem.line else str(args.file)
+        print(f"{where}: {problem.message}")
+    if problems:
+        print(f"{len(problems)} problem(s) in {args.file}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: the maze is good")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        result = replay(args.log.read_text(encoding="utf-8"))
+    except RecordError as exc:
+        print(f"{args.log}:{exc.line}: {exc.message}", file=sys.stderr)
+        return 1
+    view = table_view(result.state)
+    if args.json:
+        print(json.dumps(view, indent=2))
+        return 0
+    state = result.state
+    maze = state.maze
+    print(f"{len(result.commands)} commands replayed; round {state.rounds + 1}")
+    print(f"phase: {view['phase']}")
+    print(f"mummy on {maze.cell_name(state.mummy)} with {state.mummy_ankhs} ankhs")
+    for f, colour in enumerate(state.setup.figures):
+        node = state.positions[f]
+        where = "out" if node < 0 else maze.cell_name(node)
+        seeker = state.setup.figure_owner[f]
+        print(
+            f"{colour.value}: {where}, {state.ankhs[seeker]} ankhs, "
+            f"{len(state.played[seeker])} cards played, {len(state.hands[seeker])} left"
+        )
+    if state.winner is not None:
+        who = (
+            "the mummy"
+            if state.winner.seeker is None
+            else "/".join(c.value for c in state.setup.seekers[state.winner.seeker])
+        )
+        print(f"winner: {who} ({state.winner.reason})")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    maze, _ = load_maze(args.maze)
+    options = Options(mummy_moves_exactly=args.exact)
+    results = []
+    started = time.perf_counter()
+    for i in range(args.games):
+        results.append(play_game(setup_for(maze, args.seekers, args.seed + i, options)))
+    elapsed = time.perf_counter() - started
+    summary = summarise(results, args.seekers)
+    out = {
+        "games": summary.games,
+        "seekers": summary.seekers,
+        "mummy_wins": summary.mummy_wins,
+        "seeker_wins": summary.seeker_wins,
+        "unfinished": summary.unfinished,
+        "mean_rounds": round(summary.mean_rounds, 2),
+        "mean_commands": round(summary.mean_commands, 1),
+        "games_per_s": round(summary.games / elapsed, 1),
+        "seconds": round(elapsed, 3),
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    n = summary.games
+    print(f"{n} games, {args.seekers} seeker(s), maze {maze.name!r}, seeds {args.seed}..")
+    print(f"mummy won {summary.mummy_wins} ({100 * summary.mummy_wins / n:.0f}%)")
+    print(f"seekers won {summary.seeker_wins} ({100 * summary.seeker_wins / n:.0f}%)")
+    if summary.unfinished:
+        print(f"unfinished: {summary.unfinished}")
+    print(f"mean length {summary.mean_rounds:.1f} rounds, {summary.mean_commands:.0f} commands")
+    print(f"{out['games_per_s']} games/s ({elapsed:.2f} s)")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    print(
+        "The companion service (board, journal, phone pages) is not built yet.\n"
+        "Meanwhile `companion run --mock` plays a demo game of the rules engine\n"
+        "between the automatic players on the default maze.",
+    )
+    maze, _ = load_maze(None)
+    result = play_game(setup_for(maze, 4, int(time.time())))
+    state = result.state
+    print(
+        f"The demo game took {state.rounds} rounds and {len(result.commands)} commands; "
+        f"winner: {'the mummy' if state.winner and state.winner.is_mummy else 'a seeker'}"
+        f" ({state.winner.reason if state.winner else 'unfinished'})."
+    )
+    return 0

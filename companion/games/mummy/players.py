@@ -1,0 +1,236 @@
+"""Simple automatic players for self-play, simulation and the mock demo.
+
+The seekers head for the treasures on their own cards and keep away from the mummy.
+The mummy never looks at the seekers: it keeps, for each figure, the set of cells the
+figure could be on given only what the mummy may know (the announced dice, cards
+played, catches, its own empty steps) and hunts the most certain figure.
+"""
+
+from __future__ import annotations
+
+from .commands import (
+    Announce,
+    Command,
+    EndMummyMove,
+    EndTurn,
+    Move,
+    MummyStep,
+    PlayCard,
+    Resolve,
+    Roll,
+    RollMummyDie,
+)
+from .dice import Face, random_below
+from .engine import playable_card
+from .events import (
+    Announced,
+    CardPlayed,
+    Event,
+    MummyMoved,
+    MummyMoveStarted,
+    SeekerCaught,
+    SeekerOut,
+)
+from .maze import Maze, mask_cells
+from .moves import arrow_mask, destinations_mask
+from .state import Phase, Setup, State
+
+
+class SeekerBot:
+    """Plays every seeker: greedy towards the nearest needed treasure."""
+
+    def __init__(self, maze: Maze, *, rerolls: int = 2, resolve_at: int = 3) -> None:
+        self.maze = maze
+        self.rerolls = rerolls
+        self.resolve_at = resolve_at
+        self._rolls_this_turn = 0
+        self._target = -1
+
+    def choose(self, state: State) -> Command:
+        phase = state.phase
+        if phase is Phase.SEEKER_TURN:
+            self._rolls_this_turn = 0
+            if state.may_resolve and state.dice_out >= self.resolve_at:
+                return Resolve()
+            self._rolls_this_turn += 1
+            return Roll()
+        if phase is Phase.SEEKER_ROLLED:
+            return self._pick(state)
+        if phase is Phase.SEEKER_MOVING:
+            return Move(self._target)
+        if phase is Phase.SEEKER_CARD:
+            return PlayCard() if playable_card(state) else EndTurn()
+        raise ValueError(f"the seeker bot does not play in phase {phase.value}")
+
+    def _pick(self, state: State) -> Command:
+        maze = self.maze
+        figure = state.figure
+        hand = state.hands[state.seeker]
+        wanted = frozenset(t.cell for t in hand)
+        table = self._distance_table(wanted)
+        now = table[state.positions[figure]]
+        mummy_dist = maze.distances_from(state.mummy) if maze.is_cell(state.mummy) else None
+        best: tuple[float, Face, int] | None = None
+        for face in dict.fromkeys(state.roll):
+            for cell in mask_cells(destinations_mask(state, figure, face)):
+                score = -float(table[cell])
+                if cell in wanted:
+                    score = 100.0
+                if mummy_dist is not None and 0 <= mummy_dist[cell] <= 3:
+                    score -= 4 - mummy_dist[cell]
+                if best is None or score > best[0]:
+                    best = (score, face, cell)
+        if best is None:
+            self._rolls_this_turn += 1
+            return Roll()
+        improves = best[0] >= 100 or -best[0] < now
+        if not improves and self._rolls_this_turn <= self.rerolls and state.dice_out < 3:
+            self._rolls_this_turn += 1
+            return Roll()
+        self._target = best[2]
+        return Announce(best[1])
+
+    def _distance_table(self, wanted: frozenset[int]) -> tuple[int, ...]:
+        return self.maze.distances_to_nearest(wanted)
+
+
+class MummyBot:
+    """Plays the mummy from public information only (it is fed only visible events)."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.maze = maze = setup.maze
+        self.cells = maze.cells_mask
+        self.start_bit = 1 << maze.start_node
+        self.sarc_bit = 1 << maze.sarcophagus_node
+        self.belief = [self.start_bit for _ in setup.figures]
+        self.owner = setup.figure_owner
+        self.mummy = maze.sarcophagus_node
+        self._target = -1
+        self._arrow = [arrow_mask(maze, c, 0) for c in range(maze.cell_count)]
+        self._arrow_rooms = {
+            maze.start_node: arrow_mask(maze, maze.start_node, 0),
+            maze.sarcophagus_node: arrow_mask(maze, maze.sarcophagus_node, 0),
+        }
+
+    def observe(self, events: list[Event]) -> None:
+        """Learn from the events the mummy may see (see views.visible_events)."""
+        for event in events:
+            if event.secret_from_mummy:
+                raise ValueError("the mummy bot was shown a secret event")
+            if isinstance(event, Announced):
+                self.belief[event.figure] = self._spread(self.belief[event.figure], event.face)
+            elif isinstance(event, CardPlayed):
+                self.belief[event.figure] = 1 << event.treasure.cell
+            elif isinstance(event, SeekerCaught):
+                self.belief[event.figure] = self.sarc_bit
+            elif isinstance(event, SeekerOut):
+                for f, _ in enumerate(self.belief):
+                    if self.owner[f] == event.seeker:
+                        self.belief[f] = 0
+            elif isinstance(event, MummyMoved):
+                self.mummy = event.to
+                seen = ~(1 << event.to)
+                self.belief = [b & seen if b & seen else b for b in self.belief]
+            elif isinstance(event, MummyMoveStarted):
+                self._target = -1
+
+    def choose(self, phase: Phase, mummy: int, steps_left: int, exactly: bool) -> Command:
+        """The mummy's next command from its own position and step budget only."""
+        if phase is Phase.MUMMY_ROLL:
+            return RollMummyDie()
+        self.mummy = mummy
+        if self._target < 0 or self._target == mummy:
+            self._target = self._pick_target(mummy)
+        maze = self.maze
+        if self._target >= 0:
+            if maze.is_cell(mummy):
+                step = maze.next_step_towards(mummy, self._target)
+                if step is not None:
+                    return MummyStep(step)
+            else:
+                dist = maze.distances_from(self._target)
+                best = min(maze.openings(mummy), key=lambda o: dist[o.cell])
+                return MummyStep(best.cell)
+        if not exactly:
+            return EndMummyMove()
+        return MummyStep(self._any_step(mummy))
+
+    def _any_step(self, mummy: int) -> int:
+        maze = self.maze
+        if not maze.is_cell(mummy):
+            return maze.openings(mummy)[0].cell
+        if not maze.adjacent[mummy]:
+            raise ValueError("the mummy is walled in")
+        return maze.adjacent[mummy][0]
+
+    def _pick_target(self, mummy: int) -> int:
+        """The nearest cell of the figure whose whereabouts are most certain."""
+        candidates = [b & self.cells for b in self.belief if b & self.cells]
+        if not candidates:
+            return -1
+        certain = min(candidates, key=int.bit_count)
+        maze = self.maze
+        dist = maze.distances_from(mummy)
+        cells = mask_cells(certain)
+        return min(cells, key=lambda c: (dist[c] if dist[c] >= 0 else 10_000, c))
+
+    def _spread(self, belief: int, face: Face) -> int:
+        maze = self.maze
+        cells = belief & self.cells
+        mummy_bit = (1 << self.mummy) if maze.is_cell(self.mummy) else 0
+        if face is Face.ARROW:
+            out = 0
+            for cell in mask_cells(cells):
+                out |= self._arrow[cell]
+            for room, bit in (
+                (maze.start_node, self.start_bit),
+                (maze.sarcophagus_node, self.sarc_bit),
+            ):
+                if belief & bit:
+                    out |= self._arrow_rooms[room]
+            return out & ~mummy_bit or belief
+        frontier = maze.expand(cells)
+        for room, bit in (
+            (maze.start_node, self.start_bit),
+            (maze.sarcophagus_node, self.sarc_bit),
+        ):
+            if belief & bit:
+                frontier |= maze.room_exits[room]
+        frontier &= ~mummy_bit
+        for _ in range(int(face) - 1):
+            frontier = maze.expand(frontier) & ~mummy_bit
+        return frontier or belief
+
+
+class RandomSeekerBot:
+    """A seeker that picks uniformly among legal moves (for fuzzing the engine)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = seed
+
+    def choose(self, state: State) -> Command:
+        if state.phase is Phase.SEEKER_TURN:
+            if state.may_resolve and state.dice_out and self._coin():
+                return Resolve()
+            return Roll()
+        if state.phase is Phase.SEEKER_ROLLED:
+            options = [
+                f for f in dict.fromkeys(state.roll) if destinations_mask(state, state.figure, f)
+            ]
+            if not options or self._coin(4):
+                return Roll()
+            return Announce(options[self._below(len(options))])
+        if state.phase is Phase.SEEKER_MOVING:
+            assert state.announced is not None
+            cells = mask_cells(destinations_mask(state, state.figure, state.announced))
+            return Move(cells[self._below(len(cells))])
+        if state.phase is Phase.SEEKER_CARD:
+            return PlayCard() if playable_card(state) and self._coin(4) else EndTurn()
+        raise ValueError(f"the random bot does not play in phase {state.phase.value}")
+
+    def _below(self, n: int) -> int:
+        value, self.rng = random_below(self.rng, n)
+        return value
+
+    def _coin(self, odds: int = 2) -> bool:
+        return self._below(odds) == 0

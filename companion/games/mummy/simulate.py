@@ -1,0 +1,90 @@
+"""Self-play: complete games between the automatic players, and their statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .commands import Command
+from .engine import apply, new_game
+from .maze import Maze
+from .players import MummyBot, SeekerBot
+from .state import FigureColour, Options, Setup, State
+from .views import visible_events
+
+#: Safety stop: a game longer than this many commands is reported as unfinished.
+MAX_COMMANDS = 20_000
+SEEKER_COLOURS = tuple(FigureColour)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    state: State
+    commands: tuple[Command, ...]
+
+    @property
+    def mummy_won(self) -> bool:
+        return self.state.winner is not None and self.state.winner.is_mummy
+
+    @property
+    def finished(self) -> bool:
+        return self.state.winner is not None
+
+
+def setup_for(maze: Maze, seekers: int, seed: int, options: Options | None = None) -> Setup:
+    """A setup with ``seekers`` seekers (1 means the two-player game with two figures)."""
+    if not 1 <= seekers <= 4:
+        raise ValueError("seekers must be 1 to 4")
+    figures = SEEKER_COLOURS[:2] if seekers == 1 else SEEKER_COLOURS[:seekers]
+    groups = (figures,) if seekers == 1 else tuple((c,) for c in figures)
+    return Setup(maze=maze, seekers=groups, seed=seed, options=options or Options())
+
+
+def play_game(
+    setup: Setup,
+    *,
+    seeker: Callable[[State], Command] | None = None,
+    check: Callable[[State], None] | None = None,
+) -> GameResult:
+    """Play one complete game; ``check`` is called on every state (for invariants)."""
+    state, events = new_game(setup)
+    seeker_choose = seeker or SeekerBot(setup.maze).choose
+    mummy = MummyBot(setup)
+    mummy.observe(visible_events(events, "mummy"))
+    exactly = setup.options.mummy_moves_exactly
+    commands: list[Command] = []
+    while state.winner is None and len(commands) < MAX_COMMANDS:
+        if state.is_mummy_turn:
+            command = mummy.choose(state.phase, state.mummy, state.steps_left, exactly)
+        else:
+            command = seeker_choose(state)
+        state, events = apply(state, command)
+        commands.append(command)
+        mummy.observe(visible_events(events, "mummy"))
+        if check is not None:
+            check(state)
+    return GameResult(state, tuple(commands))
+
+
+@dataclass(frozen=True)
+class Summary:
+    games: int
+    seekers: int
+    mummy_wins: int
+    seeker_wins: int
+    unfinished: int
+    mean_rounds: float
+    mean_commands: float
+
+
+def summarise(results: list[GameResult], seekers: int) -> Summary:
+    n = len(results) or 1
+    return Summary(
+        games=len(results),
+        seekers=seekers,
+        mummy_wins=sum(1 for r in results if r.mummy_won),
+        seeker_wins=sum(1 for r in results if r.finished and not r.mummy_won),
+        unfinished=sum(1 for r in results if not r.finished),
+        mean_rounds=sum(r.state.rounds for r in results) / n,
+        mean_commands=sum(len(r.commands) for r in results) / n,
+    )
