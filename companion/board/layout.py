@@ -1,0 +1,52 @@
+"""Index layouts: which sensor or pixel index each cell has, from a few words.
+
+Boards are wired in rows or columns, often serpentine (every other line runs back),
+starting from any corner; ``grid_indices`` turns that description into one index per
+cell, so nobody types 144 numbers.  Logical positions are the cells in maze order
+(row by row from the top left), then the camp slots, then the sarcophagus slots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ORDERS = ("rows", "columns")
+ORIGINS = ("top-left", "top-right", "bottom-left", "bottom-right")
+
+
+@dataclass(frozen=True)
+class GridLayout:
+    """How a chain of sensors or pixels runs through the grid."""
+
+    order: str = "rows"  # the chain runs along rows (or columns) first
+    origin: str = "top-left"  # the corner cell that has index ``first_index``
+    serpentine: bool = False  # every other row (column) runs the other way
+    first_index: int = 0
+
+
+def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
+    """The chain index of every cell, cells in maze order (row by row from the top left)."""
+    if layout.order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}")
+    if layout.origin not in ORIGINS:
+        raise ValueError(f"origin must be one of {', '.join(ORIGINS)}")
+    from_bottom = layout.origin.startswith("bottom")
+    from_right = layout.origin.endswith("right")
+    indices = [0] * (columns * rows)
+    for row in range(rows):
+        for col in range(columns):
+            r = rows - 1 - row if from_bottom else row
+            c = columns - 1 - col if from_right else col
+            if layout.order == "rows":
+                line, pos, length = r, c, columns
+            else:
+                line, pos, length = c, r, rows
+            if layout.serpentine and line % 2 == 1:
+                pos = length - 1 - pos
+            indices[row * columns + col] = layout.first_index + line * length + pos
+    return indices
+
+
+def logical_positions(columns: int, rows: int, camp: int, sarcophagus: int) -> int:
+    """How many logical positions a board has: every cell, then every pad."""
+    return columns * rows + camp + sarcophagus

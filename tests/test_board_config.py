@@ -1,0 +1,146 @@
+"""The board config: strict, line-numbered errors, index layouts, the shipped examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.board.config import (
+    EXAMPLES,
+    ConfigError,
+    default_config,
+    example_config_text,
+    load_config,
+    parse_config,
+)
+from companion.board.layout import GridLayout, grid_indices
+
+
+def broken(old: str, new: str, name: str = "reference-1-pi") -> str:
+    text = example_config_text(name)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "board.toml")
+    return [f"{p.line}: {p.key}: {p.message}" for p in info.value.problems]
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_every_shipped_example_is_valid(name):
+    config = parse_config(example_config_text(name), name)
+    assert config.positions == 152
+    assert len(config.sensors.indices) == 152
+    assert len(set(config.leds.indices)) == 152
+
+
+def test_default_board_is_reference_design_one():
+    config = default_config()
+    assert config.sensors.backend == "shift_register"
+    assert config.sensors.chips * 8 >= config.positions
+    assert config.leds.pin == 10
+    assert config.sensors.scan_hz >= 100
+    assert config.buttons == {"roll": 5, "confirm": 6, "undo": 13}
+    assert config.buzzer_pin == 12
+
+
+def test_unknown_key_is_named_with_its_line():
+    text = broken("clock_pin = 21", "clock_pin = 21\nclok_pin = 22")
+    assert f"{line_of(text, 'clok_pin')}: sensors.clok_pin: unknown key" in problems(text)
+
+
+def test_missing_key_is_named_at_its_table():
+    text = broken("load_pin = 20 ", "# no load pin ")
+    found = problems(text)
+    assert f"{line_of(text, '[sensors]')}: sensors.load_pin: missing" in found
+
+
+def test_a_pin_used_twice_names_both_users():
+    text = broken("pin = 12", "pin = 21")
+    buzzer_line = line_of(text, "[buzzer]") + 1
+    expected = f"{buzzer_line}: buzzer.pin: GPIO21 is already used by sensors.clock_pin"
+    assert expected in problems(text)
+
+
+def test_a_cell_without_a_sensor_is_an_error():
+    text = broken("chips = 19", "chips = 18")
+    found = problems(text)
+    assert any("camp slot 1 has no sensor: index 144 is beyond the 144 sensors" in p for p in found)
+
+
+def test_two_positions_on_one_index_are_named():
+    text = broken("camp = [144, 145, 146, 147]", "camp = [144, 145, 146, 0]")
+    found = problems(text)
+    assert any("index 0 is given to two positions (A1 and camp slot 4)" in p for p in found)
+
+
+def test_wrong_types_and_ranges_are_explained():
+    text = broken("brightness = 0.5", 'brightness = "bright"')
+    assert any("leds.brightness: expected a float, got 'bright'" in p for p in problems(text))
+    text = broken("scan_hz = 200", "scan_hz = 5")
+    assert any("sensors.scan_hz: must be between 10 and 2000" in p for p in problems(text))
+    text = broken("pin = 10", "pin = 40")
+    assert any("leds.pin: GPIO40 is not a header pin" in p for p in problems(text))
+
+
+def test_a_toml_syntax_error_names_its_line():
+    text = broken("[pads]", "[pads")
+    found = problems(text)
+    assert found[0].startswith(f"{line_of(text, '[pads')}: toml:")
+
+
+def test_every_problem_is_reported_at_once():
+    text = broken("clock_pin = 21", "clok_pin = 21")
+    text = text.replace("gamma = 2.6", "gamma = 9", 1)
+    found = problems(text)
+    assert len(found) >= 3  # the unknown key, the missing clock_pin, the gamma range
+
+
+def test_load_config_reads_a_file(tmp_path):
+    path = tmp_path / "board.toml"
+    path.write_text(example_config_text("reference-2-pico"))
+    config = load_config(path)
+    assert config.sensors.backend == "serial"
+    assert config.leds.driver == "serial" and config.leds.pin is None
+    assert config.source == str(path)
+    assert load_config(None) == default_config()
+
+
+def test_cell_overrides_replace_single_indices():
+    text = broken("[sensors.layout]", "[sensors.layout]\ncells = { C4 = 151 }")
+    text = text.replace(
+        "sarcophagus = [148, 149, 150, 151]", "sarcophagus = [148, 149, 150, 38]", 1
+    )
+    config = parse_config(text)
+    c4 = 3 * 12 + 2
+    assert config.sensors.indices[c4] == 151
+
+
+def test_position_names():
+    config = default_config()
+    assert config.position_name(0) == "A1"
+    assert config.position_name(143) == "L12"
+    assert config.position_name(144) == "camp slot 1"
+    assert config.position_name(151) == "sarcophagus slot 4"
+
+
+@pytest.mark.parametrize(
+    ("layout", "a1", "b1", "a2", "l12"),
+    [
+        (GridLayout(), 0, 1, 12, 143),
+        (GridLayout(serpentine=True), 0, 1, 23, 132),
+        (GridLayout(order="columns"), 0, 12, 1, 143),
+        (GridLayout(origin="bottom-left", serpentine=True), 143, 142, 120, 11),
+        (GridLayout(origin="top-right"), 11, 10, 23, 132),
+        (GridLayout(origin="bottom-right", order="columns", first_index=8), 151, 139, 150, 8),
+    ],
+)
+def test_grid_layouts_cover_rotation_mirroring_and_serpentine(layout, a1, b1, a2, l12):
+    indices = grid_indices(12, 12, layout)
+    assert sorted(indices) == list(range(layout.first_index, layout.first_index + 144))
+    assert (indices[0], indices[1], indices[12], indices[143]) == (a1, b1, a2, l12)
