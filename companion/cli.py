@@ -32,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
+    except UnicodeDecodeError as exc:
+        print(f"companion: not a UTF-8 text file ({exc.reason})", file=sys.stderr)
+        return 1
     return code
 
 

@@ -71,6 +71,7 @@ def check_maze(text: str) -> list[MazeProblem]:
 @dataclass
 class _Header:
     name: str = "unnamed maze"
+    name_line: int = 0
     start: list[tuple[int, str]] | None = None  # (line, text)
     sarcophagus: list[tuple[int, str]] | None = None
     start_line: int = 0
@@ -112,11 +113,20 @@ def _parse(text: str) -> tuple[Maze | None, list[MazeProblem]]:
                     "is not in the outer wall",
                 )
             )
-    declared = {(o.cell, o.side): line for o, line in start + sarc}
-    if len(declared) < len(start) + len(sarc):
-        problems.append(
-            MazeProblem(header.sarcophagus_line, "start and sarcophagus share an opening")
-        )
+    declared: dict[tuple[int, Direction], int] = {}
+    owner: dict[tuple[int, Direction], str] = {}
+    for room, openings in (("start", start), ("sarcophagus", sarc)):
+        for opening, line in openings:
+            key = (opening.cell, opening.side)
+            where = f"{_name(opening.cell, width)} {opening.side.value}"
+            if key not in declared:
+                declared[key], owner[key] = line, room
+            elif owner[key] == room:
+                problems.append(MazeProblem(line, f"the {room} opening {where} is given twice"))
+            else:
+                problems.append(
+                    MazeProblem(line, f"start and sarcophagus share the opening {where}")
+                )
     for cell, side in sorted(border_gaps, key=lambda g: (g[0], g[1].value)):
         if (cell, side) not in declared:
             row = cell // width
@@ -182,7 +192,9 @@ def _art_line(first: int, row: int, side: Direction | None = None) -> int:
 
 def _read_header(text: str, problems: list[MazeProblem]) -> _Header:
     header = _Header(treasures=[])
-    lines = text.splitlines()
+    # Only newlines end a line: str.splitlines() would also split at form feeds and
+    # U+2028 and shift every line number after them.
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for index, raw in enumerate(lines):
         number = index + 1
         line = raw.split("#", 1)[0].strip()
@@ -201,7 +213,12 @@ def _read_header(text: str, problems: list[MazeProblem]) -> _Header:
             header.art_line = number + 1
             break
         if key == "name":
+            if header.name_line:
+                problems.append(
+                    MazeProblem(number, f"'name' is given twice (first on line {header.name_line})")
+                )
             header.name = value or header.name
+            header.name_line = number
         elif key in ("start", "sarcophagus"):
             if getattr(header, key) is not None:
                 problems.append(MazeProblem(number, f"'{key}' is given twice"))
@@ -253,7 +270,7 @@ def _read_art(
             problems.append(
                 MazeProblem(number, f"line is longer than the top wall ({span} characters)")
             )
-            continue
+            line = line[:span]
         if i % 2 == 0:  # wall line above row i//2
             row = i // 2
             for col in range(width):

@@ -129,8 +129,8 @@ class Replay:
 
 def replay(text: str) -> Replay:
     """Replay a record; raise RecordError at the first bad line or rule error."""
-    lines = text.splitlines()
-    if not lines:
+    lines = text.replace("\r\n", "\n").split("\n")
+    if not text.strip():
         raise RecordError(1, "the record is empty")
     try:
         setup = setup_from_json(json.loads(lines[0]))
