@@ -23,6 +23,7 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict companion/games
+	$(BIN)/mypy companion
 
 pytest: $(STAMP)
 	$(BIN)/pytest
