@@ -144,3 +144,13 @@ def test_grid_layouts_cover_rotation_mirroring_and_serpentine(layout, a1, b1, a2
     indices = grid_indices(12, 12, layout)
     assert sorted(indices) == list(range(layout.first_index, layout.first_index + 144))
     assert (indices[0], indices[1], indices[12], indices[143]) == (a1, b1, a2, l12)
+
+
+def test_sensors_may_not_use_spi0_while_the_strip_is_on_gpio10():
+    text = broken("select_pin = 16", "select_pin = 8")
+    assert any("sensors.select_pin: GPIO8 belongs to SPI0" in p for p in problems(text))
+
+
+def test_a_supply_limit_below_the_idle_draw_is_refused():
+    text = broken("max_milliamps = 4000", "max_milliamps = 150")
+    assert any("leds.max_milliamps: 150 mA leaves too little" in p for p in problems(text))

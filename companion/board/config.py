@@ -496,6 +496,13 @@ def _leds(
         return None
     if driver == "neopixel" and pin is None:
         return None
+    if max_ma <= count * idle * 1.5:
+        reader.problem(
+            "max_milliamps",
+            f"{max_ma:g} mA leaves too little for light: {count} dark pixels alone draw "
+            f"{count * idle:g} mA",
+        )
+        return None
     too_big = [(p, i) for p, i in enumerate(indices) if i >= count]
     for position, index in too_big[:5]:
         reader.problem(
@@ -519,7 +526,20 @@ def _leds(
     )
 
 
+#: The SPI0 pins that the NeoPixel driver takes over when the strip is on GPIO10.
+SPI0_PINS = (7, 8, 9, 11)
+
+
 def _check_pins_unique(parser: _Parser) -> None:
+    strip = [pin for key, pin in parser.pins if key == "leds.pin"]
+    if strip == [10]:
+        for key, pin in parser.pins:
+            if pin in SPI0_PINS:
+                parser.problem(
+                    parser.line(key),
+                    key,
+                    f"GPIO{pin} belongs to SPI0, which drives the NeoPixels on GPIO10",
+                )
     first: dict[int, str] = {}
     for key, pin in parser.pins:
         if pin in first:
