@@ -1,0 +1,273 @@
+"""The NeoPixel drivers and the LED output that pushes rendered frames to them.
+
+``LedOutput`` turns a frame of logical positions (from ``render``) into the bytes on
+the strip: it maps every position to its pixel index (``[leds.layout]``), applies gamma
+and the configured brightness, then the current limiter, and shows the result.  The
+pixel drivers only hold and send bytes:
+
+- ``NeoPixelStrip``: adafruit's ``neopixel.NeoPixel`` on a Pi pin.  On GPIO10 (the
+  default) Blinka's driver (rpi_ws281x) sends the data through the SPI0 device
+  (``/dev/spidev0.0``, the ``spi`` group may open it), so the daemon needs no root.
+  Enable SPI (``dtparam=spi=on``) and pin the core clock so the SPI timing holds
+  (Pi 3: ``core_freq=250``; Pi 4: ``core_freq=500`` and ``core_freq_min=500``).
+  GPIO18 is the alternative: PWM and DMA through ``/dev/mem``, which costs root for
+  the whole daemon and the analogue audio output (both use the PWM).  On a Pi 5 the
+  library uses the RP1's PIO instead and any pin works.
+- ``MockPixels``: a real ``adafruit_pixelbuf.PixelBuf`` (so byte order is the
+  library's) whose transmit records every frame's bytes, for mock mode and tests.
+
+Both drivers run at PixelBuf brightness 1.0: ``LedOutput`` applies the configured
+brightness itself, before the limiter, so that the limiter sees the bytes that
+really reach the strip.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+import adafruit_pixelbuf  # type: ignore[import-untyped]
+
+from .config import LedConfig
+from .limiter import estimate_milliamps, limit, output_table
+from .render import DARK, RGB
+
+
+class LedClosedError(RuntimeError):
+    """The pixels (or the LED output) were closed and cannot show frames any more."""
+
+
+class Pixels(Protocol):
+    """What ``LedOutput`` needs of a driver: a PixelBuf-like strip with ``close()``."""
+
+    brightness: float
+
+    def __len__(self) -> int: ...
+
+    def __setitem__(self, index: slice, value: Sequence[RGB]) -> None: ...
+
+    def show(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class MockPixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
+    """A PixelBuf that records the bytes of every shown frame instead of sending them.
+
+    ``frames`` keeps the newest ``history`` frames (bytes in the strip's byte order,
+    as they would go down the wire); ``frames_shown`` counts all of them.
+    """
+
+    def __init__(
+        self, count: int, *, byteorder: str = "GRB", brightness: float = 1.0, history: int = 120
+    ) -> None:
+        super().__init__(count, byteorder=byteorder, brightness=brightness, auto_write=False)
+        self.frames: deque[bytes] = deque(maxlen=history)
+        self.frames_shown = 0
+        self.closed = False
+
+    def _transmit(self, buffer: bytearray) -> None:
+        if self.closed:
+            raise LedClosedError("the mock pixels are closed")
+        self.frames.append(bytes(buffer))
+        self.frames_shown += 1
+
+    @property
+    def last_frame(self) -> bytes | None:
+        """The bytes of the newest shown frame, or None before the first."""
+        return self.frames[-1] if self.frames else None
+
+    def colours(self, frame: bytes | None = None) -> tuple[tuple[int, ...], ...]:
+        """A recorded frame (default: the newest) as one colour per pixel, RGB(W) order."""
+        data = self.last_frame if frame is None else frame
+        if data is None:
+            return ()
+        order: tuple[int, ...] = self._byteorder
+        bpp: int = self._bpp
+        return tuple(
+            tuple(data[start + offset] for offset in order) for start in range(0, len(data), bpp)
+        )
+
+    def close(self) -> None:
+        """Blank the pixels (a last, dark frame is recorded) and refuse further frames."""
+        if self.closed:
+            return
+        self.fill(0)
+        self.show()
+        self.closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class NeoPixelStrip:
+    """A NeoPixel strip on a Raspberry Pi GPIO pin, through adafruit's ``neopixel``."""
+
+    def __init__(self, pin: int, count: int, byte_order: str = "GRB") -> None:
+        # Imported here: ``board`` and ``neopixel`` only import on a Pi.
+        board = importlib.import_module("board")
+        neopixel = importlib.import_module("neopixel")
+        board_pin = getattr(board, f"D{pin}", None)
+        if board_pin is None:
+            raise ValueError(f"GPIO{pin} is not a pin of this board")
+        self._strip: Any = neopixel.NeoPixel(
+            board_pin, count, pixel_order=byte_order, brightness=1.0, auto_write=False
+        )
+        self.closed = False
+
+    @property
+    def brightness(self) -> float:
+        return float(self._strip.brightness)
+
+    @brightness.setter
+    def brightness(self, value: float) -> None:
+        self._strip.brightness = value
+
+    def __len__(self) -> int:
+        return len(self._strip)
+
+    def __setitem__(self, index: slice, value: Sequence[RGB]) -> None:
+        self._strip[index] = value
+
+    def show(self) -> None:
+        if self.closed:
+            raise LedClosedError("the NeoPixel strip is closed")
+        self._strip.show()
+
+    def close(self) -> None:
+        """Blank the strip and release its pin."""
+        if self.closed:
+            return
+        self.closed = True
+        self._strip.deinit()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_pixels(config: LedConfig, mock: bool) -> Pixels:
+    """The pixel driver for ``config``: recorded frames in mock mode, else the strip."""
+    if mock:
+        return MockPixels(config.count, byteorder=config.byte_order)
+    if config.driver == "neopixel" and config.pin is not None:
+        return NeoPixelStrip(config.pin, config.count, config.byte_order)
+    raise ValueError(
+        f"leds.driver = {config.driver}: the microcontroller drives these pixels "
+        "over the serial link, not the Pi"
+    )
+
+
+@dataclass(frozen=True)
+class LedReport:
+    """What the last frame drew: the estimate before and after the limiter, and its scale."""
+
+    wanted_milliamps: float
+    milliamps: float
+    scale: float
+
+    @property
+    def limited(self) -> bool:
+        return self.scale < 1.0
+
+
+class LedOutput:
+    """Shows rendered frames on pixels: layout, gamma, brightness, current limiter."""
+
+    def __init__(self, config: LedConfig, pixels: Pixels) -> None:
+        if len(pixels) != config.count:
+            raise ValueError(f"the pixels have {len(pixels)} LEDs, leds.count is {config.count}")
+        self.config = config
+        self.pixels = pixels
+        # Brightness is applied here, before the limiter; the driver must not dim again.
+        pixels.brightness = 1.0
+        self._table = output_table(config.gamma, config.brightness)
+        self._dark = [DARK] * config.count
+        self.frames_shown = 0
+        self.last = LedReport(0.0, 0.0, 1.0)
+        self.closed = False
+
+    def show(self, frame: Sequence[RGB]) -> LedReport:
+        """Show one colour per logical position; pixels no position uses stay dark."""
+        if self.closed:
+            raise LedClosedError("the LED output is closed")
+        indices = self.config.indices
+        if len(frame) != len(indices):
+            raise ValueError(f"a frame needs {len(indices)} colours, got {len(frame)}")
+        table = self._table
+        # bytes() checks that every channel is a whole number from 0 to 255.
+        raw = bytes([channel for colour in frame for channel in colour])
+        if len(raw) != 3 * len(indices):
+            raise ValueError("every colour of a frame needs exactly three channels")
+        out = raw.translate(table)
+        pixels = list(self._dark)
+        for position, index in enumerate(indices):
+            at = 3 * position
+            pixels[index] = (out[at], out[at + 1], out[at + 2])
+        return self._write(pixels)
+
+    def off(self) -> LedReport:
+        """Show all pixels dark."""
+        if self.closed:
+            raise LedClosedError("the LED output is closed")
+        return self._write(list(self._dark))
+
+    def _write(self, pixels: list[RGB]) -> LedReport:
+        config = self.config
+        per_channel, idle = config.milliamps_per_channel, config.idle_milliamps
+        wanted = estimate_milliamps(pixels, per_channel, idle)
+        limited, scale = limit(pixels, config.max_milliamps, per_channel, idle)
+        self.pixels[:] = limited
+        self.pixels.show()
+        self.frames_shown += 1
+        drawn = wanted if scale == 1.0 else estimate_milliamps(limited, per_channel, idle)
+        self.last = LedReport(wanted_milliamps=wanted, milliamps=drawn, scale=scale)
+        return self.last
+
+    def get_status(self) -> dict[str, Any]:
+        """JSON-safe status for the status page and ``companion selftest``."""
+        return {
+            "frames": self.frames_shown,
+            "milliamps": round(self.last.milliamps, 1),
+            "wanted_milliamps": round(self.last.wanted_milliamps, 1),
+            "limiter_scale": round(self.last.scale, 3),
+            "max_milliamps": self.config.max_milliamps,
+            "closed": self.closed,
+        }
+
+    def close(self) -> None:
+        """Blank and close the pixels; closing twice is harmless."""
+        if self.closed:
+            return
+        self.closed = True
+        self.pixels.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
