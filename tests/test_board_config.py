@@ -50,20 +50,20 @@ def test_default_board_is_reference_design_one():
 
 
 def test_unknown_key_is_named_with_its_line():
-    text = broken("clock_pin = 21", "clock_pin = 21\nclok_pin = 22")
+    text = broken("clock_pin = 11", "clock_pin = 11\nclok_pin = 22")
     assert f"{line_of(text, 'clok_pin')}: sensors.clok_pin: unknown key" in problems(text)
 
 
 def test_missing_key_is_named_at_its_table():
-    text = broken("load_pin = 20 ", "# no load pin ")
+    text = broken("load_pin = 25 ", "# no load pin ")
     found = problems(text)
     assert f"{line_of(text, '[sensors]')}: sensors.load_pin: missing" in found
 
 
 def test_a_pin_used_twice_names_both_users():
-    text = broken("pin = 12", "pin = 21")
+    text = broken("pin = 12", "pin = 25")
     buzzer_line = line_of(text, "[buzzer]") + 1
-    expected = f"{buzzer_line}: buzzer.pin: GPIO21 is already used by sensors.clock_pin"
+    expected = f"{buzzer_line}: buzzer.pin: GPIO25 is already used by sensors.load_pin"
     assert expected in problems(text)
 
 
@@ -95,7 +95,7 @@ def test_a_toml_syntax_error_names_its_line():
 
 
 def test_every_problem_is_reported_at_once():
-    text = broken("clock_pin = 21", "clok_pin = 21")
+    text = broken("clock_pin = 11", "clok_pin = 11")
     text = text.replace("gamma = 2.6", "gamma = 9", 1)
     found = problems(text)
     assert len(found) >= 3  # the unknown key, the missing clock_pin, the gamma range
@@ -146,9 +146,12 @@ def test_grid_layouts_cover_rotation_mirroring_and_serpentine(layout, a1, b1, a2
     assert (indices[0], indices[1], indices[12], indices[143]) == (a1, b1, a2, l12)
 
 
-def test_sensors_may_not_use_spi0_while_the_strip_is_on_gpio10():
-    text = broken("select_pin = 16", "select_pin = 8")
+def test_the_chain_shares_spi0_with_the_strip_only_on_its_own_lines():
+    text = broken("select_pin = 7 ", "select_pin = 8 ")
     assert any("sensors.select_pin: GPIO8 belongs to SPI0" in p for p in problems(text))
+    text = broken("load_pin = 25 ", "load_pin = 11 ")
+    found = problems(text)
+    assert any("GPIO11 belongs to SPI0" in p and "only as sensors.clock_pin" in p for p in found)
 
 
 def test_a_supply_limit_below_the_idle_draw_is_refused():

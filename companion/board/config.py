@@ -430,7 +430,7 @@ def _sensors(
     backend = reader.get("backend", str, check=_one_of(SENSOR_BACKENDS))
     active_low = reader.get("active_low", bool, True)
     scan_hz = reader.get("scan_hz", float, 200.0, check=_between(10, 2000))
-    settle_ms = reader.get("settle_ms", float, 40.0, check=_between(0, 1000))
+    settle_ms = reader.get("settle_ms", float, 100.0, check=_between(0, 1000))
     indices = _layout(reader.table("layout"), cells, camp, sarc, columns, rows)
     extra: dict[str, Any] = {}
     count = 0
@@ -526,19 +526,26 @@ def _leds(
     )
 
 
-#: The SPI0 pins that the NeoPixel driver takes over when the strip is on GPIO10.
-SPI0_PINS = (7, 8, 9, 11)
+#: With the strip on GPIO10 the NeoPixel driver owns SPI0's MOSI and CE0; a 74HC165
+#: chain may share the bus on CE1 (its CLK INH blocks the strip's clocks).
+SPI0_SHARED = {
+    11: "sensors.clock_pin",
+    9: "sensors.data_pin",
+    7: "sensors.select_pin",
+}
+SPI0_CE0 = 8
 
 
 def _check_pins_unique(parser: _Parser) -> None:
     strip = [pin for key, pin in parser.pins if key == "leds.pin"]
     if strip == [10]:
         for key, pin in parser.pins:
-            if pin in SPI0_PINS:
+            if pin == SPI0_CE0 or (pin in SPI0_SHARED and SPI0_SHARED[pin] != key):
+                allowed = "" if pin == SPI0_CE0 else f" (only as {SPI0_SHARED[pin]})"
                 parser.problem(
                     parser.line(key),
                     key,
-                    f"GPIO{pin} belongs to SPI0, which drives the NeoPixels on GPIO10",
+                    f"GPIO{pin} belongs to SPI0, which drives the NeoPixels on GPIO10{allowed}",
                 )
     first: dict[int, str] = {}
     for key, pin in parser.pins:

@@ -1,0 +1,315 @@
+"""A chain of 74HC165 parallel-in shift registers read over gpiozero's SPI interface.
+
+Wiring (reference design 1): every chip's CLK on the SPI clock, CLK INH on the SPI
+select line (low while reading), SH/LD on a plain GPIO, each chip's QH into the
+next chip's SER, the last chip's QH into MISO, the first chip's SER to ground.
+
+Bit order: chip 0 is the FIRST chip of the chain (the one farthest from the Pi,
+SER grounded), chip ``chips - 1`` the last (its QH drives MISO).  Input A..H of
+chip c is bit ``8 * c + 0..7`` of ``read()``; so sensor index i is chip ``i // 8``,
+input ``"ABCDEFGH"[i % 8]``.  On the wire the first bit out is H of the last chip,
+then its G .. A, then H .. A of the chip before it, down to A of chip 0: reading
+``chips`` bytes MSB first and joining them big-endian gives exactly that number.
+
+SPI mode 2 (clock idles high, sample on the falling edge): the 74HC165 shifts on
+the RISING edge of CLK (or of CLK INH), so the master must sample before it; mode
+2 does that both in gpiozero's software SPI (which samples right after the leading
+edge) and on a hardware bus, and it never shifts when CLK INH is released.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import TracebackType
+from typing import Any, Self
+
+from gpiozero import Device, DigitalOutputDevice
+from gpiozero.exc import DeviceClosed
+from gpiozero.pins.mock import (
+    MockPin,
+    MockSPIClockPin,
+    MockSPIDevice,
+    MockSPISelectPin,
+)
+
+from .gpio_sensors import MockDrivenPin, PinName, bounded_states, mock_pin
+
+#: CPOL=1, CPHA=0: see the module docstring.
+SPI_CLOCK_MODE = 2
+
+
+def _open_spi(factory: Any, **pins: PinName | None) -> Any:
+    """``factory.spi(**pins)``, working around gpiozero 2.0.1's software SPI bus.
+
+    ``SPISoftwareBus.__init__`` calls ``Device.__init__()`` without the factory it
+    was given, so gpiozero looks for a global default factory: on a PC with only a
+    ``MockFactory`` passed in that raises ``BadPinFactory``, and on a Pi it opens a
+    second factory.  While the interface is built, the given factory stands in as
+    the default (only if there is none); the bus itself uses it for nothing else.
+    """
+    if Device.pin_factory is not None:
+        return factory.spi(**pins)
+    Device.pin_factory = factory
+    try:
+        return factory.spi(**pins)
+    finally:
+        if Device.pin_factory is factory:
+            Device.pin_factory = None
+
+
+def input_name(index: int) -> str:
+    """Where sensor ``index`` is wired: ``"chip 4 input G"`` (chips count from 0)."""
+    chip, bit = divmod(index, 8)
+    return f"chip {chip} input {'ABCDEFGH'[bit]}"
+
+
+class ShiftRegisterChain:
+    """``chips`` chained 74HC165s: ``read()`` latches all inputs and returns them.
+
+    Composed of gpiozero devices: an SPI interface from the pin factory (hardware
+    SPI when the pins are a hardware bus gpiozero knows, else bit-banged) and a
+    ``DigitalOutputDevice`` on SH/LD, idle high.
+    """
+
+    def __init__(
+        self,
+        clock_pin: PinName,
+        data_pin: PinName,
+        select_pin: PinName,
+        load_pin: PinName,
+        chips: int,
+        *,
+        pin_factory: Any = None,
+    ) -> None:
+        if chips < 1:
+            raise ValueError(f"a chain needs at least one chip, got {chips}")
+        self._chips = chips
+        self._spi: Any = None
+        # "on" = SH/LD low = load; created first so that it resolves the pin factory.
+        self._load: Any = DigitalOutputDevice(
+            load_pin, active_high=False, initial_value=False, pin_factory=pin_factory
+        )
+        try:
+            self._spi = _open_spi(
+                self._load.pin_factory,
+                clock_pin=clock_pin,
+                mosi_pin=None,
+                miso_pin=data_pin,
+                select_pin=select_pin,
+            )
+            self._spi.clock_mode = SPI_CLOCK_MODE
+            self._spi.lsb_first = False
+            self._spi.bits_per_word = 8
+        except BaseException:
+            self.close()
+            raise
+        self._lock = threading.Lock()
+
+    @property
+    def chips(self) -> int:
+        return self._chips
+
+    @property
+    def count(self) -> int:
+        """How many inputs the chain has (8 per chip)."""
+        return 8 * self._chips
+
+    @property
+    def closed(self) -> bool:
+        return self._spi is None
+
+    @property
+    def spi(self) -> Any:
+        """The gpiozero SPI interface (to see whether it is hardware or software)."""
+        return self._spi
+
+    def read(self) -> int:
+        """Latch every input (SH/LD pulsed low) and shift them all in.
+
+        Bit ``8 * chip + input`` (A=0 .. H=7) is that input's level, high = 1.
+        """
+        with self._lock:
+            if self._spi is None:
+                raise DeviceClosed("the shift-register chain is closed")
+            self._load.on()
+            self._load.off()
+            words = self._spi.read(self._chips)
+        return int.from_bytes(bytes(words), "big")
+
+    def close(self) -> None:
+        """Release the SPI interface and the load pin; safe to call twice."""
+        if self._spi is not None:
+            self._spi.close()
+            self._spi = None
+        if self._load is not None:
+            self._load.close()
+            self._load = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<ShiftRegisterChain closed>"
+        # Not repr(self._spi): gpiozero 2.0.1's software SPI repr fails without MOSI.
+        return f"<ShiftRegisterChain {self._chips} chips on {type(self._spi).__name__}>"
+
+
+# -- mock side ------------------------------------------------------------------------
+
+
+class Mock165ClockPin(MockSPIClockPin):  # type: ignore[misc]
+    """The chain's CLK as a mock SPI clock pin, with a bounded state history."""
+
+    states: Any  # gpiozero's state history, bounded here
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = bounded_states(self.states)
+
+
+class Mock165SelectPin(MockSPISelectPin):  # type: ignore[misc]
+    """The chain's CLK INH as a mock SPI select pin, with a bounded state history."""
+
+    states: Any  # gpiozero's state history, bounded here
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = bounded_states(self.states)
+
+
+class Mock165LoadPin(MockPin):  # type: ignore[misc]
+    """SH/LD: tells the chain about every change, as the chips see the line."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        self.chain: Mock74HC165Chain | None = None
+        super().__init__(factory, info)
+
+    states: Any  # gpiozero's state history, bounded here
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = bounded_states(self.states)
+
+    def _change_state(self, value: bool) -> bool:
+        changed: bool = super()._change_state(value)
+        if self.chain is not None:
+            self.chain.on_load()
+        return changed
+
+
+class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
+    """A simulated chain of 74HC165s behind the pins of a ``ShiftRegisterChain``.
+
+    Set ``inputs`` (bit ``8 * chip + input``, 1 = the input is high) to what the
+    switches show.  Like the chips: while SH/LD is low the register follows the
+    inputs; on the rising edge of CLK OR CLK INH, with SH/LD high, it shifts one
+    place towards QH and takes ``serial_in`` into chip 0's A; MISO always shows QH
+    of the last chip.  Without a load pulse the register keeps what it had.
+    Create it before the ``ShiftRegisterChain`` opens the pins.
+    """
+
+    def __init__(
+        self,
+        clock_pin: PinName,
+        data_pin: PinName,
+        select_pin: PinName,
+        load_pin: PinName,
+        chips: int,
+        *,
+        pin_factory: Any,
+        serial_in: bool = False,
+    ) -> None:
+        if chips < 1:
+            raise ValueError(f"a chain needs at least one chip, got {chips}")
+        self._lock = threading.RLock()
+        self._count = 8 * chips
+        self._mask = (1 << self._count) - 1
+        self._top = self._count - 1
+        self._inputs = 0
+        self._register = 0
+        self.serial_in = serial_in
+        self._gate = True
+        # The pins must be ours before MockSPIDevice (and later the chain) fetch them.
+        mock_pin(pin_factory, clock_pin, Mock165ClockPin)
+        mock_pin(pin_factory, select_pin, Mock165SelectPin)
+        self._miso: MockDrivenPin = mock_pin(pin_factory, data_pin, MockDrivenPin)
+        self._load_pin: Mock165LoadPin = mock_pin(pin_factory, load_pin, Mock165LoadPin)
+        super().__init__(
+            clock_pin,
+            mosi_pin=None,
+            miso_pin=data_pin,
+            select_pin=select_pin,
+            clock_polarity=True,
+            pin_factory=pin_factory,
+        )
+        self._gate = self._gate_level()
+        self._load_pin.chain = self
+        self.on_load()
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    @property
+    def inputs(self) -> int:
+        """The levels on the parallel inputs (bit ``8 * chip + input``)."""
+        return self._inputs
+
+    @inputs.setter
+    def inputs(self, mask: int) -> None:
+        if mask & ~self._mask:
+            raise ValueError(f"inputs has bits beyond the {self._count} inputs")
+        with self._lock:
+            self._inputs = mask
+            if not self._load_pin._state:
+                self._register = mask
+                self._show()
+
+    @property
+    def register(self) -> int:
+        """What the chips hold now (bit ``8 * chip + input``, QH of the last = top bit)."""
+        return self._register
+
+    def _gate_level(self) -> bool:
+        return bool(self.clock_pin._state) or bool(self.select_pin._state)
+
+    def _show(self) -> None:
+        self._miso.drive(bool(self._register >> self._top & 1))
+
+    def on_load(self) -> None:
+        """SH/LD changed: while it is low the register follows the inputs."""
+        with self._lock:
+            if not self._load_pin._state:
+                self._register = self._inputs
+                self._show()
+
+    def _edge(self) -> None:
+        gate = self._gate_level()
+        rising = gate and not self._gate
+        self._gate = gate
+        if rising and self._load_pin._state:
+            self._register = ((self._register << 1) | self.serial_in) & self._mask
+            self._show()
+
+    def on_clock(self) -> None:
+        with self._lock:
+            self._edge()
+
+    def on_select(self) -> None:
+        with self._lock:
+            self._edge()
+
+    def close(self) -> None:
+        """Unhook from the pins; MISO goes back to its pull."""
+        super().close()
+        self._load_pin.chain = None
+        self._miso.drive(None)
