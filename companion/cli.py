@@ -9,6 +9,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from companion.board.config import ConfigError, load_config
+from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import RecordError, replay
 from companion.games.mummy.simulate import play_game, setup_for, summarise
@@ -28,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MazeError as exc:
         for problem in exc.problems:
             print(f"maze: {problem}", file=sys.stderr)
+        return 1
+    except ConfigError as exc:
+        for p in exc.problems:
+            print(f"{exc.source}:{p.line}: {p.key}: {p.message}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"companion: {exc}", file=sys.stderr)
@@ -60,6 +66,19 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--exact", action="store_true", help="the mummy must use all its steps")
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_simulate)
+
+    selftest = sub.add_parser("selftest", help="check every LED and sensor of the board")
+    selftest.add_argument("--mock", action="store_true", help="run against the simulated board")
+    selftest.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    selftest.add_argument(
+        "--inject-fault",
+        action="store_true",
+        help=f"with --mock: a dead sensor under {FAULT_POSITION}",
+    )
+    selftest.add_argument(
+        "--seconds", type=float, default=300.0, help="time to place figures by hand (default 300)"
+    )
+    selftest.set_defaults(func=_selftest)
 
     run = sub.add_parser("run", help="start the companion")
     run.add_argument("--mock", action="store_true", help="no hardware: simulated board")
@@ -152,6 +171,17 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"mean length {summary.mean_rounds:.1f} rounds, {summary.mean_commands:.0f} commands")
     print(f"{out['games_per_s']} games/s ({elapsed:.2f} s)")
     return 0
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    if args.inject_fault and not args.mock:
+        print("companion: --inject-fault needs --mock", file=sys.stderr)
+        return 2
+    config = load_config(args.config)
+    report = run_selftest(
+        config, mock=args.mock, inject_fault=args.inject_fault, seconds=args.seconds
+    )
+    return 0 if report.ok else 1
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -1,0 +1,216 @@
+"""``companion selftest``: walk through the hardware and find what is broken.
+
+1. LEDs: every position lights in turn (a chase), so a dead pixel or a wrong layout
+   shows; on the simulated board the recorded frames are checked automatically.
+2. Empty board: a sensor that reads a magnet with nothing on the board is stuck.
+3. Every position: the person (or, with ``--mock``, the test itself) puts a figure on
+   each cell and pad; a sensor that never changes is dead or has no magnet over it.
+The summary names every fault; the exit status is non-zero when there is one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import BoardConfig
+from .mock_board import MockBoard, mock_factory
+from .pixels import LedOutput, MockPixels, Pixels, open_pixels
+from .sensors import Sensors
+
+CHASE_COLOUR = (255, 255, 255)
+#: The position a simulated fault is injected at (``--inject-fault``).
+FAULT_POSITION = "D5"
+
+
+@dataclass
+class Report:
+    leds_checked: bool = False
+    led_faults: list[str] = field(default_factory=list)
+    stuck: list[int] = field(default_factory=list)
+    never_seen: list[int] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.led_faults or self.stuck or self.never_seen or self.wrong)
+
+
+def run_selftest(
+    config: BoardConfig,
+    *,
+    mock: bool,
+    inject_fault: bool = False,
+    seconds: float = 300.0,
+    out: Callable[[str], None] = print,
+    pin_factory: Any = None,
+    pixels: Pixels | None = None,
+) -> Report:
+    """Run every stage and print what it finds; see the module docstring.
+
+    ``pin_factory`` and ``pixels`` replace the hardware (tests; with ``mock`` they are made).
+    """
+    report = Report()
+    factory = pin_factory
+    board: MockBoard | None = None
+    if mock:
+        factory = factory or mock_factory(config)
+        board = MockBoard(config, factory)
+        if inject_fault:
+            dead = board.position(FAULT_POSITION)
+            board.kill(dead)
+            out(f"(simulation: the sensor under {FAULT_POSITION} is made dead)")
+    out(f"Self-test of {config.name} ({config.positions} positions)")
+    try:
+        _check_leds(config, pixels or open_pixels(config.leds, mock), report, out)
+        with Sensors(config.sensors, pin_factory=factory) as sensors:
+            _check_empty(config, sensors, report, out, board)
+            if board is not None:
+                _walk_simulated(config, sensors, board, report, out)
+            else:
+                _walk_by_hand(config, sensors, report, out, seconds)
+    finally:
+        if board is not None:
+            board.close()
+    _summary(config, report, out)
+    return report
+
+
+def _check_leds(
+    config: BoardConfig, pixels: Pixels, report: Report, out: Callable[[str], None]
+) -> None:
+    out("LEDs: every position lights in turn; watch for a dark or misplaced one.")
+    with LedOutput(config.leds, pixels) as leds:
+        dark = [(0, 0, 0)] * config.positions
+        for position in range(config.positions):
+            frame = list(dark)
+            frame[position] = CHASE_COLOUR
+            leds.show(frame)
+            if isinstance(pixels, MockPixels):
+                lit = [i for i, colour in enumerate(pixels.colours()) if any(colour)]
+                want = config.leds.indices[position]
+                if lit != [want]:
+                    report.led_faults.append(
+                        f"{config.position_name(position)} lit pixels {lit}, expected [{want}]"
+                    )
+            else:
+                time.sleep(0.02)
+        leds.off()
+    report.leds_checked = True
+    out(f"LEDs: {config.positions} positions lit in turn.")
+
+
+def _settle(config: BoardConfig) -> float:
+    return config.sensors.settle_ms / 1000
+
+
+def _check_empty(
+    config: BoardConfig,
+    sensors: Sensors,
+    report: Report,
+    out: Callable[[str], None],
+    board: MockBoard | None,
+) -> None:
+    if board is not None:
+        board.set_occupied(())
+    else:
+        out("Sensors: clear the board of every figure and magnet.")
+    if board is not None:
+        now = 0.0
+        step = 1.0 / config.sensors.scan_hz
+        while now <= _settle(config) + 2 * step:
+            sensors.scan_once(now)
+            now += step
+    else:
+        sensors.start()
+        time.sleep(_settle(config) + 0.2)
+        sensors.stop()
+    report.stuck = sorted(sensors.snapshot())
+    for position in report.stuck:
+        out(f"  {config.position_name(position)}: reads a magnet on the empty board (stuck?)")
+    out(f"Sensors on the empty board: {len(report.stuck)} active.")
+
+
+def _walk_simulated(
+    config: BoardConfig,
+    sensors: Sensors,
+    board: MockBoard,
+    report: Report,
+    out: Callable[[str], None],
+) -> None:
+    """Put a simulated magnet on every position in turn and check what the sensors say."""
+    step = 1.0 / config.sensors.scan_hz
+    now = 10.0
+    for position in range(config.positions):
+        if position in report.stuck:
+            continue
+        board.place(position)
+        seen = False
+        for _ in range(int(_settle(config) / step) + 3):
+            for change in sensors.scan_once(now):
+                if change.occupied and change.position == position:
+                    seen = True
+                elif change.occupied:
+                    report.wrong.append(
+                        f"a figure on {config.position_name(position)} was seen on "
+                        f"{config.position_name(change.position)}"
+                    )
+            now += step
+            if seen:
+                break
+        board.lift(position)  # settles during the next position's scans
+        if not seen:
+            report.never_seen.append(position)
+    out(f"Sensors: a figure was put on each of {config.positions} positions.")
+
+
+def _walk_by_hand(
+    config: BoardConfig,
+    sensors: Sensors,
+    report: Report,
+    out: Callable[[str], None],
+    seconds: float,
+) -> None:
+    """Show live which sensors are active until every position has been seen."""
+    out(
+        "Sensors: put a figure on every cell and pad in turn (any order); each one is "
+        f"named when seen. Ctrl-C ends early; {seconds:.0f} s at most."
+    )
+    seen: set[int] = set()
+    remaining = set(range(config.positions)) - set(report.stuck)
+    sensors.start()
+    deadline = time.monotonic() + seconds
+    try:
+        while remaining - seen and time.monotonic() < deadline:
+            time.sleep(0.05)
+            active = sensors.snapshot()
+            new = (active & remaining) - seen
+            for position in sorted(new):
+                seen.add(position)
+                left = len(remaining - seen)
+                out(f"  {config.position_name(position)} seen ({left} to go)")
+    except KeyboardInterrupt:
+        out("  (stopped)")
+    finally:
+        sensors.stop()
+    report.never_seen = sorted(remaining - seen)
+
+
+def _summary(config: BoardConfig, report: Report, out: Callable[[str], None]) -> None:
+    out("")
+    out("Summary:")
+    for fault in report.led_faults:
+        out(f"  LED fault: {fault}")
+    for position in report.stuck:
+        out(f"  stuck sensor: {config.position_name(position)} reads a magnet with none there")
+    for position in report.never_seen:
+        out(
+            f"  dead sensor: {config.position_name(position)} never changed "
+            "(no magnet over it, a broken switch, or its wiring)"
+        )
+    for fault in report.wrong:
+        out(f"  wiring: {fault}")
+    if report.ok:
+        out(f"  all {config.positions} LEDs and sensors are healthy.")

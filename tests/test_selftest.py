@@ -1,0 +1,77 @@
+"""``companion selftest``: healthy simulated boards pass, injected faults are caught."""
+
+from __future__ import annotations
+
+from companion.board.config import default_config, parse_config
+from companion.board.mock_board import MockBoard, mock_factory
+from companion.board.pixels import MockPixels
+from companion.board.selftest import run_selftest
+from companion.cli import main
+
+
+def test_the_simulated_board_is_healthy(capsys):
+    assert main(["selftest", "--mock"]) == 0
+    out = capsys.readouterr().out
+    assert "all 152 LEDs and sensors are healthy" in out
+
+
+def test_an_injected_dead_sensor_is_caught(capsys):
+    assert main(["selftest", "--mock", "--inject-fault"]) == 1
+    out = capsys.readouterr().out
+    assert "dead sensor: D5 never changed" in out
+    assert "healthy" not in out
+
+
+def test_a_stuck_sensor_is_caught():
+    config = default_config()
+    factory = mock_factory(config)
+    board = MockBoard(config, factory)
+    board.stick(board.position("K9"))
+    # As on a real board: the self-test reads the pins; this simulated board is the table.
+    pixels = MockPixels(config.leds.count)
+    report = run_selftest(
+        config, mock=False, pin_factory=factory, pixels=pixels, seconds=0.5, out=lambda s: None
+    )
+    board.close()
+    assert [config.position_name(p) for p in report.stuck] == ["K9"]
+    assert not report.ok
+
+
+def test_inject_fault_needs_mock(capsys):
+    assert main(["selftest", "--inject-fault"]) == 2
+
+
+def test_a_bad_config_is_named_with_its_line(tmp_path, capsys):
+    path = tmp_path / "board.toml"
+    path.write_text("[board]\nname = 'x'\ncolumns = 12\nrows = 12\ncell_pitch_mm = 25\nwidth = 3\n")
+    assert main(["selftest", "--mock", "--config", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:6: board.width: unknown key" in err
+
+
+def test_a_gpio_board_walks_too(capsys):
+    text = """
+[board]
+name = "small test board"
+columns = 2
+rows = 2
+cell_pitch_mm = 25
+[pads]
+camp_slots = 1
+sarcophagus_slots = 1
+[sensors]
+backend = "gpio"
+pins = [4, 5, 6, 12, 13, 16]
+[sensors.layout]
+camp = [4]
+sarcophagus = [5]
+[leds]
+pin = 18
+count = 6
+max_milliamps = 500
+[leds.layout]
+camp = [4]
+sarcophagus = [5]
+"""
+    report = run_selftest(parse_config(text), mock=True, out=lambda s: None)
+    assert report.ok and report.leds_checked
