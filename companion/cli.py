@@ -80,9 +80,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     selftest.set_defaults(func=_selftest)
 
-    run = sub.add_parser("run", help="start the companion")
-    run.add_argument("--mock", action="store_true", help="no hardware: simulated board")
-    run.add_argument("--games", type=_positive, default=1, help=argparse.SUPPRESS)
+    run = sub.add_parser("run", help="start the companion (board, journal, web server)")
+    run.add_argument("--mock", action="store_true", help="no hardware: a simulated board")
+    run.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    run.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
+    run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    run.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    run.add_argument("--state-dir", type=Path, default=None, help="journal and secret key")
     run.set_defaults(func=_run)
     return parser
 
@@ -185,17 +189,13 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    print(
-        "The companion service (board, journal, phone pages) is not built yet.\n"
-        "Meanwhile `companion run --mock` plays a demo game of the rules engine\n"
-        "between the automatic players on the default maze.",
+    from companion.service.runner import run
+
+    return run(
+        config_path=args.config,
+        maze_path=args.maze,
+        mock=args.mock,
+        host=args.host,
+        port=args.port,
+        state=args.state_dir,
     )
-    maze, _ = load_maze(None)
-    result = play_game(setup_for(maze, 4, int(time.time())))
-    state = result.state
-    print(
-        f"The demo game took {state.rounds} rounds and {len(result.commands)} commands; "
-        f"winner: {'the mummy' if state.winner and state.winner.is_mummy else 'a seeker'}"
-        f" ({state.winner.reason if state.winner else 'unfinished'})."
-    )
-    return 0

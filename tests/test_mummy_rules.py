@@ -689,7 +689,7 @@ def test_walls_are_obstacles_for_seekers(game2: State) -> None:
     assert dests(state, ONE) == ["A2", "C2"]  # B1 and B3 lie behind walls
     assert "B4" not in dests(state, TWO)  # B2 -> B3 -> B4 would cross a wall
     state, _ = run(state, roll(ONE, ONE, ONE, ONE, ONE), Announce(ONE))
-    rejects(state, Move(at("B1")), "not exactly 1 steps")
+    rejects(state, Move(at("B1")), "not exactly 1 step from")
     rejects(state, Move(at("B3")), "walls and the mummy block the way")
 
 

@@ -84,7 +84,8 @@ def why_not(state: State, figure: int, face: Face, to: int) -> str:
             f"With the arrow the figure slides straight from {here} to the last cell "
             f"before a wall, the mummy, a figure or a room; {name} is not such a cell."
         )
+    steps = f"{int(face)} step" + ("" if face is Face.ONE else "s")
     return (
-        f"{name} is not exactly {int(face)} steps from {here} along open corridors "
+        f"{name} is not exactly {steps} from {here} along open corridors "
         "(walls and the mummy block the way)."
     )

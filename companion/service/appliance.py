@@ -1,0 +1,188 @@
+"""The whole appliance wired together: board config, sensors, LEDs, journal, service.
+
+In mock mode the same code runs on gpiozero's MockFactory with a simulated board
+(``MockBoard``) and a PixelBuf stand-in for the strip; on a Pi it runs on the real pins.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from companion.board.config import BoardConfig
+from companion.board.controls import Buttons, Buzzer
+from companion.board.mock_board import MockBoard, mock_factory
+from companion.board.pixels import LedOutput, open_pixels
+from companion.board.render import Geometry, render
+from companion.board.sensors import Sensors
+from companion.games.mummy.commands import Roll
+from companion.games.mummy.maze import Maze
+
+from .journal import Journal
+from .service import Service, ServiceError
+from .tracker import BoardMap
+
+log = logging.getLogger(__name__)
+
+
+class Lights:
+    """Renders the service's scene to the LEDs at a steady frame rate, in a thread."""
+
+    def __init__(self, service: Service, leds: LedOutput, geometry: Geometry, fps: float = 30):
+        self.service = service
+        self.leds = leds
+        self.geometry = geometry
+        self.period = 1.0 / fps
+        self.frames = 0
+        #: The last rendered frame (one colour per position) and when it was shown.
+        self.last_frame: tuple[tuple[int, int, int], ...] = ()
+        self.last_frame_at = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def show_once(self, t: float | None = None) -> None:
+        now = time.monotonic() if t is None else t
+        frame = render(self.service.scene(), now, self.geometry)
+        self.leds.show(frame)
+        self.last_frame = frame
+        self.last_frame_at = time.monotonic()
+        self.frames += 1
+
+    def _run(self) -> None:
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            try:
+                self.show_once()
+            except Exception:
+                log.exception("LED frame failed")
+            next_at += self.period
+            delay = next_at - time.monotonic()
+            if delay < 0:
+                next_at = time.monotonic()
+                delay = 0
+            self._stop.wait(delay)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+        self.leds.off()
+
+
+@dataclass
+class Appliance:
+    """Everything ``companion run`` starts, closed in reverse order."""
+
+    config: BoardConfig
+    service: Service
+    sensors: Sensors
+    lights: Lights
+    journal: Journal
+    mock_board: MockBoard | None = None
+    pixels: Any = None
+    buttons: Buttons | None = None
+    buzzer: Buzzer | None = None
+    factory: Any = None
+
+    def close(self) -> None:
+        for step in (
+            self.sensors.close,
+            self.service.close,
+            self.lights.close,
+            self._close_controls,
+            self.journal.close,
+            self._close_mock,
+        ):
+            try:
+                step()
+            except Exception:
+                log.exception("while shutting down")
+
+    def _close_controls(self) -> None:
+        if self.buttons is not None:
+            self.buttons.close()
+        if self.buzzer is not None:
+            self.buzzer.close()
+
+    def _close_mock(self) -> None:
+        if self.pixels is not None:
+            self.pixels.close()
+        if self.mock_board is not None:
+            self.mock_board.close()
+
+    def __enter__(self) -> Appliance:
+        return self
+
+    def __exit__(
+        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def build(
+    config: BoardConfig,
+    maze: Maze,
+    maze_text: str,
+    *,
+    state_dir: Path,
+    mock: bool,
+    quiet_s: float = 0.25,
+    fps: float = 30,
+    start: bool = True,
+) -> Appliance:
+    """Open the hardware (or its simulation), resume the journal and start the threads."""
+    if (config.columns, config.rows) != (maze.width, maze.height):
+        raise ValueError(
+            f"the board is {config.columns}x{config.rows} but the maze is "
+            f"{maze.width}x{maze.height}"
+        )
+    factory: Any = None
+    mock_board: MockBoard | None = None
+    if mock:
+        factory = mock_factory(config)
+        mock_board = MockBoard(config, factory)  # before Sensors: it wires the mock pins
+    journal = Journal(state_dir / "journal.sqlite3")
+    board = BoardMap.for_board(config.cells, config.camp_slots, config.sarcophagus_slots)
+    service = Service(maze=maze, maze_text=maze_text, journal=journal, board=board, quiet_s=quiet_s)
+    pixels = open_pixels(config.leds, mock)
+    leds = LedOutput(config.leds, pixels)
+    lights = Lights(service, leds, Geometry.of(config), fps)
+    sensors = Sensors(config.sensors, pin_factory=factory, on_change=service.occupancy)
+    buttons = buzzer = None
+    if config.buttons:
+        buttons = Buttons(config.buttons, _button_handler(service), pin_factory=factory)
+    if config.buzzer_pin is not None:
+        buzzer = Buzzer(config.buzzer_pin, pin_factory=factory)
+    appliance = Appliance(
+        config, service, sensors, lights, journal, mock_board, pixels, buttons, buzzer, factory
+    )
+    if mock_board is not None:
+        # The simulated table starts the way the resumed game left it.
+        mock_board.set_occupied(board.expected(service.game.current).values())
+    if start:
+        service.start()
+        sensors.start()
+        lights.start()
+    return appliance
+
+
+def _button_handler(service: Service) -> Any:
+    def on_press(role: str) -> None:
+        try:
+            if role == "undo":
+                service.undo()
+            elif role == "roll":
+                state = service.game.current
+                service.submit(f"seeker{state.seeker}", Roll())
+        except (ServiceError, ValueError) as exc:
+            log.info("button %s: %s", role, exc)
+
+    return on_press

@@ -1,0 +1,89 @@
+"""The running mummy-maze game as the service holds it: setup, commands, state.
+
+Pure bookkeeping around the engine: building a setup from the host's choices, the
+journal's JSON forms of setup and commands, and rebuilding a state by replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.mummy.commands import Command
+from companion.games.mummy.engine import apply, make_setup, new_game
+from companion.games.mummy.events import Event
+from companion.games.mummy.maze import Maze
+from companion.games.mummy.record import (
+    command_from_json,
+    command_to_json,
+    setup_from_json,
+    setup_to_json,
+)
+from companion.games.mummy.state import Options, Setup, State
+
+KIND = "mummy"
+
+
+@dataclass
+class RunningGame:
+    """One game: its journal id, setup, accepted commands and current state."""
+
+    id: int
+    setup: Setup
+    maze_text: str
+    commands: list[Command] = field(default_factory=list)
+    state: State | None = None
+    #: Events of the last accepted command (for the live pages).
+    last_events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.state is None:
+            self.state, self.last_events = new_game(self.setup)
+
+    @property
+    def current(self) -> State:
+        assert self.state is not None
+        return self.state
+
+    def try_apply(self, command: Command) -> tuple[State, list[Event]]:
+        """Apply without keeping (RuleError if illegal): journal first, then ``accept``."""
+        return apply(self.current, command)
+
+    def accept(self, command: Command, state: State, events: list[Event]) -> None:
+        self.commands.append(command)
+        self.state = state
+        self.last_events = events
+
+    def setup_json(self) -> dict[str, Any]:
+        return setup_to_json(self.setup, self.maze_text)
+
+    def command_json(self, command: Command) -> dict[str, Any]:
+        return command_to_json(command, self.setup.maze)
+
+    @classmethod
+    def replayed(
+        cls, game_id: int, setup_data: dict[str, Any], commands: list[dict[str, Any]]
+    ) -> RunningGame:
+        """Rebuild a game from the journal: same state, same turn."""
+        setup = setup_from_json(setup_data)
+        game = cls(game_id, setup, str(setup_data["maze"]))
+        for data in commands:
+            command = command_from_json(data, setup.maze)
+            state, events = game.try_apply(command)
+            game.accept(command, state, events)
+        return game
+
+
+def make_game_setup(
+    maze: Maze,
+    colours: list[str],
+    *,
+    seed: int,
+    mummy_moves_exactly: bool = False,
+    mummy_sees_treasures: bool = True,
+) -> Setup:
+    """A setup from the host page's choices."""
+    options = Options(
+        mummy_moves_exactly=mummy_moves_exactly, mummy_sees_treasures=mummy_sees_treasures
+    )
+    return make_setup(maze, tuple(colours), seed=seed, options=options)

@@ -1,0 +1,411 @@
+"""The service loop: one thread owns the game; sensors, buttons and the web feed it.
+
+Everything that would change the game goes through ``submit`` onto one queue; the
+loop applies it, commits it to the journal before anyone sees its effects, and then
+publishes a new version for the pages and the LEDs.  The hardware and the web never
+touch the state directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from types import TracebackType
+from typing import Any
+
+from companion.board.debounce import OccupancyChange
+from companion.board.scene import Mode, Scene
+from companion.games.mummy.commands import Command, Move
+from companion.games.mummy.engine import RuleError
+from companion.games.mummy.events import Event, SeekerCaught
+from companion.games.mummy.maze import Maze
+from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
+
+from .game import KIND, RunningGame, make_game_setup
+from .journal import Journal
+from .tracker import BoardMap, Judgement, judge
+
+log = logging.getLogger(__name__)
+
+
+class ServiceError(ValueError):
+    """A request the service refuses; the message is for players."""
+
+
+@dataclass
+class _Request:
+    kind: str
+    payload: Any = None
+    role: str = ""
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published moment: the version number and everything the pages may read."""
+
+    version: int
+    game_id: int
+    state: Any
+    events: tuple[Event, ...]
+    judgement: Judgement
+    board_connected: bool
+    catch: tuple[int, float] | None
+
+
+class Service:
+    """The companion's core: owns the running game, the board's occupancy and the journal."""
+
+    def __init__(
+        self,
+        *,
+        maze: Maze,
+        maze_text: str,
+        journal: Journal,
+        board: BoardMap,
+        clock: Callable[[], float] = time.monotonic,
+        quiet_s: float = 0.25,
+        hints: bool = False,
+    ) -> None:
+        self.maze = maze
+        self.maze_text = maze_text
+        self.journal = journal
+        self.board = board
+        self.clock = clock
+        self.quiet_s = quiet_s
+        self.hints = hints
+        self.started_at = clock()
+        self._queue: queue.Queue[_Request] = queue.Queue()
+        self._occupied: set[int] = set()
+        self._last_change = 0.0
+        self._board_connected = True
+        self._pending: tuple[Move, frozenset[int]] | None = None
+        self._catch: tuple[int, float] | None = None
+        #: After an undo, placements are not judged until the board matches the game.
+        self._after_undo = False
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        #: Set when the service shuts down: live streams end.
+        self.closing = False
+        self.game = self._resume_or_new()
+        self._published = self._snapshot(0)
+
+    # -- starting --------------------------------------------------------------------
+
+    def _resume_or_new(self) -> RunningGame:
+        stored = self.journal.unfinished(KIND)
+        if stored is not None:
+            try:
+                game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
+            except (ValueError, KeyError) as exc:
+                log.error("could not resume game %d (%s): starting a new game", stored.id, exc)
+            else:
+                log.info(
+                    "resumed game %d after %d commands (round %d)",
+                    stored.id,
+                    len(stored.commands),
+                    game.current.rounds + 1,
+                )
+                return game
+        return self._new_game(["red", "turquoise", "blue", "violet"])
+
+    def _new_game(self, colours: list[str], **options: Any) -> RunningGame:
+        seed = int.from_bytes(os.urandom(8), "little")
+        setup = make_game_setup(self.maze, colours, seed=seed, **options)
+        game = RunningGame(0, setup, self.maze_text)
+        game.id = self.journal.new_game(KIND, game.setup_json())
+        log.info("new game %d: %s", game.id, ", ".join(colours))
+        return game
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="service", daemon=True)
+            self._thread.start()
+
+    # -- requests (any thread) ---------------------------------------------------------
+
+    def submit(self, role: str, command: Command, timeout: float = 5.0) -> list[Event]:
+        """Apply a player's command; raise RuleError/ServiceError with a player message."""
+        return list(self._call("command", command, role, timeout))
+
+    def new_game(self, colours: list[str], timeout: float = 5.0, **options: Any) -> int:
+        return int(self._call("new_game", (colours, options), "host", timeout))
+
+    def undo(self, timeout: float = 5.0) -> bool:
+        """Take back the last accepted command (for table mistakes)."""
+        return bool(self._call("undo", None, "host", timeout))
+
+    def occupancy(self, change: OccupancyChange) -> None:
+        """A settled sensor change (called from the sensor thread)."""
+        self._queue.put(_Request("occupancy", change))
+
+    def set_board_connected(self, connected: bool) -> None:
+        self._queue.put(_Request("link", connected))
+
+    def _call(self, kind: str, payload: Any, role: str, timeout: float) -> Any:
+        request = _Request(kind, payload, role)
+        if self._thread is None or not self._thread.is_alive():
+            self._handle(request)
+        else:
+            self._queue.put(request)
+            if not request.done.wait(timeout):
+                raise ServiceError("The companion is busy: try again.")
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    # -- reading (any thread) ------------------------------------------------------------
+
+    @property
+    def published(self) -> Published:
+        return self._published
+
+    def wait_for_change(self, version: int, timeout: float) -> Published:
+        """Block until a version newer than ``version`` is published (or the timeout,
+        or the service closing)."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: self._published.version > version or self.closing, timeout
+            )
+            return self._published
+
+    def view(self, role: str, seeker: int | None = None) -> dict[str, Any]:
+        """The JSON-safe view of a role: mummy, seeker (with its index) or table."""
+        published = self._published
+        state = published.state
+        if role == "mummy":
+            view = mummy_view(state)
+        elif role == "seeker" and seeker is not None:
+            view = seeker_view(state, seeker)
+        else:
+            view = table_view(state)
+        view["version"] = published.version
+        view["board"] = {
+            "connected": published.board_connected,
+            "matches": published.judgement.matches,
+        }
+        if role != "mummy":
+            view["board"]["message"] = published.judgement.message
+        elif not published.judgement.matches:
+            view["board"]["message"] = "The seekers are putting the board right."
+        return view
+
+    def events_for(self, role: str) -> list[Event]:
+        return visible_events(list(self._published.events), role)
+
+    def scene(self) -> Scene:
+        """What the LEDs should show now (pure data for the renderer)."""
+        published = self._published
+        state = published.state
+        judgement = published.judgement
+        positions = self.board.cells + len(self.board.camp) + len(self.board.sarcophagus)
+        mode = Mode.PLAY
+        winners: frozenset[int] = frozenset()
+        if state.winner is not None:
+            mode = Mode.MUMMY_WINS if state.winner.is_mummy else Mode.SEEKERS_WIN
+            if state.winner.is_mummy:
+                winners = frozenset({state.mummy}) if self.maze.is_cell(state.mummy) else winners
+            else:
+                winners = frozenset(
+                    p
+                    for f, owner in enumerate(state.setup.figure_owner)
+                    if owner == state.winner.seeker
+                    and (p := self.board.position_of(state, f)) is not None
+                )
+        catch_at, catch_time = published.catch if published.catch else (None, 0.0)
+        return Scene(
+            positions=positions,
+            mode=mode,
+            mummy=state.mummy if self.maze.is_cell(state.mummy) else None,
+            hints=judgement.hints,
+            lifted=judgement.lifted,
+            errors=judgement.errors,
+            missing=judgement.missing,
+            unexpected=judgement.unexpected,
+            catch_at=catch_at,
+            catch_time=catch_time,
+            winners=winners,
+        )
+
+    def status(self) -> dict[str, Any]:
+        published = self._published
+        state = published.state
+        return {
+            "status": "ok",
+            "game": {
+                "id": published.game_id,
+                "phase": state.phase.value,
+                "round": state.rounds + 1,
+                "over": state.is_over,
+            },
+            "board": {
+                "connected": published.board_connected,
+                "matches": published.judgement.matches,
+            },
+            "version": published.version,
+            "uptime_s": round(self.clock() - self.started_at, 1),
+        }
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            timeout = 0.5
+            if self._pending is not None:
+                timeout = max(0.0, self._last_change + self.quiet_s - self.clock())
+            try:
+                request = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                request = None
+            if request is not None:
+                self._handle(request)
+            self._apply_pending()
+
+    def _handle(self, request: _Request) -> None:
+        try:
+            if request.kind == "command":
+                request.result = self._command(request.payload, request.role)
+            elif request.kind == "occupancy":
+                self._on_occupancy(request.payload)
+            elif request.kind == "link":
+                self._board_connected = bool(request.payload)
+                self._publish([])
+            elif request.kind == "new_game":
+                colours, options = request.payload
+                self.game = self._new_game(colours, **options)
+                self._catch = None
+                self._publish(self.game.last_events)
+                request.result = self.game.id
+            elif request.kind == "undo":
+                request.result = self._undo()
+            elif request.kind == "stop":
+                self._stop.set()
+        except (RuleError, ServiceError) as exc:
+            request.error = exc
+        except Exception as exc:  # never let one bad request kill the loop
+            log.exception("request %s failed", request.kind)
+            request.error = ServiceError(f"Something went wrong: {exc}")
+        finally:
+            request.done.set()
+
+    def _command(self, command: Command, role: str) -> tuple[Event, ...]:
+        state = self.game.current
+        if role == "mummy" and not state.is_mummy_turn:
+            raise ServiceError("It is not the mummy's turn.")
+        if role.startswith("seeker") and state.is_mummy_turn:
+            raise ServiceError("It is the mummy's turn.")
+        if isinstance(command, Move) and role != "board":
+            raise ServiceError("Move the figure on the board: the sensors see where it goes.")
+        judgement = self._published.judgement
+        if not judgement.matches and role != "board":
+            raise ServiceError(judgement.message or "Put the board right first.")
+        new_state, events = self.game.try_apply(command)
+        self.journal.append(self.game.id, self.game.command_json(command))
+        if new_state.is_over:
+            self.journal.end_game(self.game.id)
+        self.game.accept(command, new_state, events)
+        for event in events:
+            if isinstance(event, SeekerCaught):
+                self._catch = (event.at, self.clock())
+        self._publish(events)
+        return tuple(events)
+
+    def _undo(self) -> bool:
+        removed = self.journal.undo(self.game.id)
+        if removed is None:
+            return False
+        stored = self.journal.load(self.game.id)
+        self.game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
+        self._catch = None
+        self._after_undo = True
+        log.info("undid %s", removed)
+        self._publish([])
+        return True
+
+    def _on_occupancy(self, change: OccupancyChange) -> None:
+        if change.occupied:
+            self._occupied.add(change.position)
+        else:
+            self._occupied.discard(change.position)
+        self._last_change = self.clock()
+        self._publish([])
+
+    def _apply_pending(self) -> None:
+        pending = self._pending
+        if pending is None or self.clock() < self._last_change + self.quiet_s:
+            return
+        self._pending = None
+        command, occupied = pending
+        if occupied != frozenset(self._occupied):
+            return
+        try:
+            self._command(command, "board")
+        except RuleError as exc:  # the game moved on meanwhile: judge again
+            log.warning("placement no longer legal: %s", exc)
+            self._publish([])
+
+    def _judge(self) -> Judgement:
+        state, occupied = self.game.current, frozenset(self._occupied)
+        if self._after_undo:
+            judgement = judge(state, occupied, self.board, placements=False)
+            if not judgement.matches:
+                return judgement
+            self._after_undo = False
+        return judge(state, occupied, self.board, hints=self.hints)
+
+    def _snapshot(self, version: int, events: list[Event] | None = None) -> Published:
+        judgement = self._judge()
+        return Published(
+            version=version,
+            game_id=self.game.id,
+            state=self.game.current,
+            events=tuple(events or ()),
+            judgement=judgement,
+            board_connected=self._board_connected,
+            catch=self._catch,
+        )
+
+    def _publish(self, events: list[Event]) -> None:
+        published = self._snapshot(self._published.version + 1, events)
+        if not published.board_connected:
+            published = replace(
+                published,
+                judgement=replace(
+                    published.judgement,
+                    matches=False,
+                    command=None,
+                    message="The board is disconnected: the game waits until it is back.",
+                ),
+            )
+        command = published.judgement.command
+        self._pending = (command, frozenset(self._occupied)) if command is not None else None
+        with self._changed:
+            self._published = published
+            self._changed.notify_all()
+
+    # -- stopping ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._changed:
+            self.closing = True
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._queue.put(_Request("stop"))
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(
+        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

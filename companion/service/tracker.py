@@ -1,0 +1,168 @@
+"""The tracker: from the occupied positions on the board and the game, what happened.
+
+A presence sensor cannot tell red from blue; the game can.  The tracker compares the
+positions the game expects to be occupied with those the sensors report and judges:
+the moving figure lifted, a legal placement (a Move command), an illegal one (why, in
+player words), or a disturbed board that must be restored.  It is a pure function of
+the game state and the occupancy, so a restart or an undo needs no tracker memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.games.mummy.commands import Move
+from companion.games.mummy.maze import mask_cells
+from companion.games.mummy.moves import why_not
+from companion.games.mummy.state import Phase, State
+
+
+@dataclass(frozen=True)
+class BoardMap:
+    """Where the game's places are on the board: cells are positions 0..cells-1, then
+    one camp slot and one sarcophagus slot per figure."""
+
+    cells: int
+    camp: tuple[int, ...]
+    sarcophagus: tuple[int, ...]
+
+    @classmethod
+    def for_board(cls, cells: int, camp_slots: int, sarcophagus_slots: int) -> BoardMap:
+        camp = tuple(range(cells, cells + camp_slots))
+        sarc = tuple(range(cells + camp_slots, cells + camp_slots + sarcophagus_slots))
+        return cls(cells, camp, sarc)
+
+    def position_of(self, state: State, figure: int) -> int | None:
+        """The board position where ``figure`` should stand (None: out of the game)."""
+        node = state.positions[figure]
+        maze = state.maze
+        if node < 0:
+            return None
+        if node == maze.start_node:
+            return self.camp[figure]
+        if node == maze.sarcophagus_node:
+            return self.sarcophagus[figure]
+        return node
+
+    def expected(self, state: State) -> dict[int, int]:
+        """Figure -> position, for every figure still in the game."""
+        out = {}
+        for figure in range(len(state.positions)):
+            position = self.position_of(state, figure)
+            if position is not None:
+                out[figure] = position
+        return out
+
+    def name(self, position: int, state: State) -> str:
+        if position < self.cells:
+            return state.maze.cell_name(position)
+        if position in self.camp:
+            return f"camp slot {self.camp.index(position) + 1}"
+        return f"sarcophagus slot {self.sarcophagus.index(position) + 1}"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the board shows and what it means for the game."""
+
+    #: A legal placement of the moving figure: apply it once the board is quiet.
+    command: Move | None = None
+    #: True when the board is exactly as the game expects (apart from the move in hand).
+    matches: bool = True
+    lifted: frozenset[int] = field(default_factory=frozenset)
+    errors: frozenset[int] = field(default_factory=frozenset)
+    hints: frozenset[int] = field(default_factory=frozenset)
+    missing: frozenset[int] = field(default_factory=frozenset)
+    unexpected: frozenset[int] = field(default_factory=frozenset)
+    #: What the players should do, in their words (None: nothing to say).
+    message: str | None = None
+
+
+def judge(
+    state: State,
+    occupied: frozenset[int],
+    board: BoardMap,
+    *,
+    hints: bool = False,
+    placements: bool = True,
+) -> Judgement:
+    """Judge the board against the game (see the module docstring).
+
+    With ``placements`` False (just after an undo) a figure standing somewhere else is
+    not taken as a move: the board must first be put back as the game now is.
+    """
+    expected = board.expected(state)
+    should = frozenset(expected.values())
+    gone = should - occupied
+    extra = occupied - should
+    colours = state.setup.figures
+    if placements and state.phase is Phase.SEEKER_MOVING and state.announced is not None:
+        figure = state.figure
+        home = expected[figure]
+        colour = colours[figure].value.capitalize()
+        targets = frozenset(mask_cells(state.targets))
+        face = state.announced
+        if face.label == "arrow":
+            steps = "with the arrow"
+        else:
+            steps = f"{face.label} step" + ("" if face.label == "1" else "s")
+        if not gone and not extra:
+            return Judgement(message=f"Move {colour} {steps}.")
+        if gone == {home} and not extra:
+            return Judgement(
+                lifted=frozenset({home}),
+                hints=targets if hints else frozenset(),
+                message=f"Put {colour} down {steps} from {board.name(home, state)}.",
+            )
+        if gone == {home} and len(extra) == 1:
+            (dest,) = extra
+            if dest < board.cells and dest in targets:
+                return Judgement(command=Move(dest), lifted=frozenset({home}))
+            reason = (
+                why_not(state, figure, face, dest)
+                if dest < board.cells
+                else "No figure may move onto the start field or into the sarcophagus."
+            )
+            return Judgement(
+                matches=False,
+                lifted=frozenset({home}),
+                errors=frozenset({dest}),
+                hints=targets,
+                message=f"{colour} may not stop on {board.name(dest, state)}: {reason}",
+            )
+    if not gone and not extra:
+        return Judgement()
+    return Judgement(
+        matches=False,
+        lifted=gone if len(gone) == 1 and not extra else frozenset(),
+        missing=gone,
+        unexpected=extra,
+        message=_restore_message(state, board, expected, gone, extra),
+    )
+
+
+def _restore_message(
+    state: State,
+    board: BoardMap,
+    expected: dict[int, int],
+    gone: frozenset[int],
+    extra: frozenset[int],
+) -> str:
+    colours = state.setup.figures
+    parts = []
+    for figure, position in sorted(expected.items()):
+        if position in gone:
+            colour = colours[figure].value.capitalize()
+            if (
+                position in board.sarcophagus
+                and state.maze.is_cell(state.mummy)
+                and (state.mummy in extra)
+            ):
+                parts.append(f"{colour} was caught: put the figure into the sarcophagus")
+            else:
+                parts.append(f"put {colour} back on {board.name(position, state)}")
+    if extra:
+        names = ", ".join(board.name(p, state) for p in sorted(extra))
+        parts.append(f"take the figure off {names}")
+    text = "; ".join(parts)
+    return f"Restore the board: {text}."

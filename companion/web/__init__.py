@@ -1,0 +1,36 @@
+"""The web layer: Flask pages and JSON for phones, the table and the simulator.
+
+Views are short: parse the request, call the service, return a view.  Nothing here
+touches the game state; everything sent to a phone goes through a role's view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from companion.service.service import Service
+
+
+def create_app(
+    service: Service, *, secret_key: bytes, appliance: Any = None, testing: bool = False
+) -> Flask:
+    """The Flask app for one running service (``appliance`` adds the /sim page in mock mode)."""
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secret_key,
+        TESTING=testing,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+    )
+    app.extensions["companion.service"] = service
+    app.extensions["companion.appliance"] = appliance
+
+    from . import health, sim
+
+    app.register_blueprint(health.bp)
+    if appliance is not None and getattr(appliance, "mock_board", None) is not None:
+        app.register_blueprint(sim.bp)
+    return app

@@ -1,0 +1,18 @@
+"""Access to the running service from a request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+
+from companion.service.service import Service
+
+
+def service() -> Service:
+    svc: Service = current_app.extensions["companion.service"]
+    return svc
+
+
+def appliance() -> Any:
+    return current_app.extensions["companion.appliance"]

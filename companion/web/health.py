@@ -1,0 +1,15 @@
+"""``GET /healthz``: 200 with a small JSON status once the service is ready."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+from flask.typing import ResponseReturnValue
+
+from .context import service
+
+bp = Blueprint("health", __name__)
+
+
+@bp.get("/healthz")
+def healthz() -> ResponseReturnValue:
+    return jsonify(service().status())

@@ -1,0 +1,69 @@
+"""``/sim``: the simulated board in mock mode: lift and place figures, see the LEDs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+
+from companion.games.mummy.views import maze_view
+
+from .context import appliance, service
+
+bp = Blueprint("sim", __name__, url_prefix="/sim")
+
+
+@bp.get("")
+def page() -> ResponseReturnValue:
+    return render_template("sim.html")
+
+
+@bp.get("/api/board")
+def board() -> ResponseReturnValue:
+    app = appliance()
+    config = app.config
+    svc = service()
+    view = svc.view("table")
+    return jsonify(
+        {
+            "board": {
+                "columns": config.columns,
+                "rows": config.rows,
+                "camp_slots": config.camp_slots,
+                "sarcophagus_slots": config.sarcophagus_slots,
+                "names": [config.position_name(p) for p in range(config.positions)],
+            },
+            "maze": maze_view(svc.maze),
+            "magnets": sorted(app.mock_board.occupied),
+            "leds": [list(c) for c in app.lights.last_frame],
+            "game": _game_summary(view),
+        }
+    )
+
+
+@bp.post("/api/toggle")
+def toggle() -> ResponseReturnValue:
+    """Lift the figure from a position, or put one down on it."""
+    data: dict[str, Any] = request.get_json(silent=True) or {}
+    position = data.get("position")
+    board = appliance().mock_board
+    if not isinstance(position, int) or not 0 <= position < appliance().config.positions:
+        abort(400, "position must be a board position number")
+    if position in board.occupied:
+        board.lift(position)
+    else:
+        board.place(position)
+    return jsonify({"magnets": sorted(board.occupied)})
+
+
+def _game_summary(view: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "phase": view["phase"],
+        "turn_colour": view["turn_colour"],
+        "announced": view["announced"],
+        "roll": view["roll"],
+        "message": view["board"].get("message"),
+        "winner": view["winner"],
+        "positions": view["positions"],
+    }

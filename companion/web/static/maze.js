@@ -1,0 +1,65 @@
+// Draws a maze (walls, start, sarcophagus, treasures) as SVG from a maze view.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CELL = 40;
+const COLOURS = {red: "#d33", blue: "#36c", white: "#eee", green: "#3a3", yellow: "#eb0",
+                 turquoise: "#1bb", violet: "#95c"};
+
+function svgEl(name, attrs, parent) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+function cellName(cell, width) {
+  return String.fromCharCode(65 + (cell % width)) + (Math.floor(cell / width) + 1);
+}
+
+// Returns {svg, cells: [rect per cell], pads: {camp: [...], sarcophagus: [...]}}.
+function drawMaze(container, maze, pads) {
+  const w = maze.width, h = maze.height;
+  const padRow = pads ? 1 : 0;
+  const svg = svgEl("svg", {viewBox: `-10 ${-10 - padRow * CELL} ${w * CELL + 20} ${h * CELL + 20 + 2 * padRow * CELL}`,
+                            class: "maze", role: "img"});
+  const cells = [];
+  for (let c = 0; c < w * h; c++) {
+    const x = (c % w) * CELL, y = Math.floor(c / w) * CELL;
+    const r = svgEl("rect", {x, y, width: CELL, height: CELL, class: "cell", "data-cell": c,
+                             "aria-label": cellName(c, w)}, svg);
+    cells.push(r);
+  }
+  for (const t of maze.treasures) {
+    const x = (t.cell % w) * CELL + CELL / 2, y = Math.floor(t.cell / w) * CELL + CELL / 2;
+    const d = svgEl("circle", {cx: x, cy: y, r: 6, fill: COLOURS[t.colour], class: "treasure"}, svg);
+    svgEl("title", {}, d).textContent = `${t.colour} ${t.name}`;
+  }
+  const wall = (x1, y1, x2, y2) => svgEl("line", {x1, y1, x2, y2, class: "wall"}, svg);
+  const openings = new Set([...maze.start, ...maze.sarcophagus].map(o => `${o.cell}:${o.side}`));
+  for (let c = 0; c < w * h; c++) {
+    const x = (c % w) * CELL, y = Math.floor(c / w) * CELL, open = maze.open_sides[c];
+    if (!open.includes("north") && !openings.has(`${c}:north`)) wall(x, y, x + CELL, y);
+    if (!open.includes("west") && !openings.has(`${c}:west`)) wall(x, y, x, y + CELL);
+    if (Math.floor(c / w) === h - 1 && !openings.has(`${c}:south`)) wall(x, y + CELL, x + CELL, y + CELL);
+    if (c % w === w - 1 && !openings.has(`${c}:east`)) wall(x + CELL, y, x + CELL, y + CELL);
+  }
+  const result = {svg, cells, pads: {camp: [], sarcophagus: []}};
+  if (pads) {
+    const place = (room, openingsList, count, label) => {
+      const o = openingsList[0];
+      const below = o.side === "south";
+      const y = below ? h * CELL + 8 : -CELL + 2;
+      const startX = Math.max(0, (o.cell % w) * CELL - CELL * (count - 1) / 2);
+      for (let i = 0; i < count; i++) {
+        const r = svgEl("rect", {x: startX + i * CELL, y, width: CELL - 4, height: CELL - 10, rx: 6,
+                                 class: "pad", "aria-label": `${label} slot ${i + 1}`}, svg);
+        result.pads[room].push(r);
+      }
+    };
+    place("camp", maze.start, pads.camp_slots, "camp");
+    place("sarcophagus", maze.sarcophagus, pads.sarcophagus_slots, "sarcophagus");
+  }
+  container.replaceChildren(svg);
+  return result;
+}

@@ -1,0 +1,316 @@
+"""The running service on the simulated board: real gpiozero mock pins, the simulated
+74HC165 chain, the debouncer, the tracker, the engine and the SQLite journal."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.board.config import default_config_text, parse_config
+from companion.games.mummy.commands import Announce, Move, Roll
+from companion.games.mummy.dice import Face
+from companion.games.mummy.engine import apply, new_game
+from companion.games.mummy.events import SeekerCaught
+from companion.games.mummy.moves import legal_destinations
+from companion.games.mummy.players import MummyBot, SeekerBot
+from companion.games.mummy.record import command_to_json, replay, setup_to_json
+from companion.games.mummy.simulate import setup_for
+from companion.games.mummy.state import Phase
+from companion.games.mummy.views import visible_events
+from companion.mazes import load_maze
+from companion.service.appliance import Appliance, build
+from companion.service.journal import Journal
+from companion.service.service import ServiceError
+
+FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)
+SETTLE_MS = 20
+
+
+def fast_config():
+    text = default_config_text().replace("settle_ms = 100", f"settle_ms = {SETTLE_MS}")
+    return parse_config(text)
+
+
+def start(state_dir: Path) -> Appliance:
+    maze, text = load_maze(None)
+    return build(fast_config(), maze, text, state_dir=state_dir, mock=True, quiet_s=0.08)
+
+
+def wait_until(check: Callable[[], object], timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def app(tmp_path) -> Iterator[Appliance]:
+    appliance = start(tmp_path)
+    wait_until(lambda: appliance.service.published.judgement.matches)
+    yield appliance
+    appliance.close()
+
+
+def announce(app: Appliance, face: Face = Face.ONE, faces=FACES) -> None:
+    service = app.service
+    seeker = f"seeker{service.game.current.seeker}"
+    service.submit(seeker, Roll(faces))
+    service.submit(seeker, Announce(face))
+
+
+def home(app: Appliance, figure: int) -> int:
+    position = app.service.board.position_of(app.service.game.current, figure)
+    assert position is not None
+    return position
+
+
+def moved(app: Appliance) -> bool:
+    return app.service.game.current.phase is not Phase.SEEKER_MOVING
+
+
+def test_a_figure_lifted_and_placed_legally_becomes_the_move(app):
+    announce(app)
+    entrance = app.service.maze.start[0].cell
+    app.mock_board.lift(home(app, 0))
+    wait_until(lambda: app.service.published.judgement.lifted == {home(app, 0)})
+    app.mock_board.place(entrance)
+    wait_until(lambda: moved(app))
+    state = app.service.game.current
+    assert state.positions[0] == entrance and state.phase is Phase.SEEKER_CARD
+    assert app.journal.load(app.service.game.id).commands[-1] == {"cmd": "move", "to": "F12"}
+
+
+def test_an_illegal_placement_changes_nothing_until_corrected(app):
+    announce(app, Face.TWO)
+    board = app.mock_board
+    board.lift(home(app, 0))
+    wrong = app.service.maze.start[0].cell  # one step, but a 2 was announced
+    board.place(wrong)
+    wait_until(lambda: app.service.published.judgement.errors == {wrong})
+    judgement = app.service.published.judgement
+    assert "Red may not stop on F12" in judgement.message
+    assert judgement.hints  # the legal cells are shown
+    time.sleep(0.2)
+    assert app.service.game.current.phase is Phase.SEEKER_MOVING
+    right = legal_destinations(app.service.game.current, 0, Face.TWO)[0]
+    board.lift(wrong)
+    board.place(right)
+    wait_until(lambda: moved(app))
+    assert app.service.game.current.positions[0] == right
+
+
+def test_a_figure_slid_across_cells_counts_only_where_it_stops(app):
+    announce(app, Face.ARROW)
+    board = app.mock_board
+    state = app.service.game.current
+    end = legal_destinations(state, 0, Face.ARROW)[0]
+    entrance = app.service.maze.start[0].cell
+    board.lift(home(app, 0))
+    board.place(entrance)  # passes over the entrance ...
+    time.sleep(SETTLE_MS / 4000)
+    board.lift(entrance)
+    board.place(end)  # ... and stops at the end of the slide
+    wait_until(lambda: moved(app))
+    assert app.service.game.current.positions[0] == end
+    commands = app.journal.load(app.service.game.id).commands
+    assert [c["cmd"] for c in commands].count("move") == 1
+
+
+def test_a_bouncing_contact_gives_one_move(app):
+    announce(app)
+    board = app.mock_board
+    entrance = app.service.maze.start[0].cell
+    board.lift(home(app, 0))
+    for _ in range(5):  # chatter shorter than the settle time
+        board.place(entrance)
+        time.sleep(0.002)
+        board.lift(entrance)
+        time.sleep(0.002)
+    board.place(entrance)
+    wait_until(lambda: moved(app))
+    commands = app.journal.load(app.service.game.id).commands
+    assert [c["cmd"] for c in commands] == ["roll", "announce", "move"]
+
+
+def test_a_fast_lift_and_put_back_is_no_move(app):
+    announce(app)
+    board = app.mock_board
+    board.lift(home(app, 0))
+    time.sleep(0.003)
+    board.place(home(app, 0))
+    time.sleep(0.25)
+    assert app.service.game.current.phase is Phase.SEEKER_MOVING
+    assert app.service.published.judgement.matches
+
+
+def test_two_hands_at_once_ask_for_a_restore_and_block_the_game(app):
+    announce(app)
+    board = app.mock_board
+    entrance = app.service.maze.start[0].cell
+    board.lift(home(app, 0))
+    board.lift(home(app, 1))
+    board.place(entrance)
+    wait_until(lambda: not app.service.published.judgement.matches)
+    time.sleep(0.2)
+    assert app.service.game.current.phase is Phase.SEEKER_MOVING
+    assert "put Turquoise back on camp slot 2" in app.service.published.judgement.message
+    board.place(home(app, 1))
+    wait_until(lambda: moved(app))
+
+
+def a_game_just_before_a_catch(seed: int = 1):
+    """Commands of a bot game up to the mummy step that catches a seeker, and that step."""
+    maze, _ = load_maze(None)
+    setup = setup_for(maze, 2, seed)
+    state, events = new_game(setup)
+    seeker, mummy = SeekerBot(maze), MummyBot(setup)
+    mummy.observe(visible_events(events, "mummy"))
+    commands = []
+    while not state.is_over:
+        if state.is_mummy_turn:
+            command = mummy.choose(state.phase, state.mummy, state.steps_left, False)
+        else:
+            command = seeker.choose(state)
+        after, events = apply(state, command)
+        if any(isinstance(e, SeekerCaught) for e in events):
+            return setup, commands, command, state
+        mummy.observe(visible_events(events, "mummy"))
+        commands.append(command)
+        state = after
+    raise AssertionError("no catch in this game")
+
+
+def test_a_caught_figure_must_be_carried_to_the_sarcophagus(tmp_path):
+    setup, commands, catching_step, before = a_game_just_before_a_catch()
+    maze, text = load_maze(None)
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        game = journal.new_game("mummy", setup_to_json(setup, text))
+        for command in commands:
+            journal.append(game, command_to_json(command, maze))
+    app = start(tmp_path)
+    try:
+        service, board = app.service, app.mock_board
+        assert service.game.current == before
+        wait_until(lambda: service.published.judgement.matches)
+        service.submit("mummy", catching_step)
+        state = service.game.current
+        caught = next(
+            f
+            for f, p in enumerate(state.positions)
+            if p == maze.sarcophagus_node and before.positions[f] == catching_step.to
+        )
+        wait_until(lambda: not service.published.judgement.matches)
+        colour = setup.figures[caught].value.capitalize()
+        assert f"{colour} was caught" in service.published.judgement.message
+        assert service.scene().unexpected == {catching_step.to}
+        with pytest.raises(ServiceError, match="was caught"):
+            service.submit(f"seeker{state.seeker}", Roll())
+        board.lift(catching_step.to)
+        board.place(service.board.sarcophagus[caught])
+        wait_until(lambda: service.published.judgement.matches)
+        if service.game.current.phase is Phase.SEEKER_TURN:
+            service.submit(f"seeker{service.game.current.seeker}", Roll())
+    finally:
+        app.close()
+
+
+def test_the_game_resumes_after_a_restart(tmp_path):
+    first = start(tmp_path)
+    wait_until(lambda: first.service.published.judgement.matches)
+    announce(first)
+    before = first.service.game.current
+    first.close()
+    second = start(tmp_path)
+    try:
+        assert second.service.game.current == before
+        assert second.service.game.current.phase is Phase.SEEKER_MOVING
+    finally:
+        second.close()
+
+
+def test_undo_takes_back_a_move_and_asks_to_put_the_figure_back(app):
+    announce(app)
+    entrance = app.service.maze.start[0].cell
+    app.mock_board.lift(home(app, 0))
+    app.mock_board.place(entrance)
+    wait_until(lambda: moved(app))
+    assert app.service.undo()
+    state = app.service.game.current
+    assert state.phase is Phase.SEEKER_MOVING and state.positions[0] != entrance
+    judgement = app.service.published.judgement
+    assert not judgement.matches and judgement.missing == {home(app, 0)}
+    assert "put Red back on camp slot 1" in judgement.message
+    time.sleep(0.2)  # the figure left on the entrance is not taken as the move again
+    assert app.service.game.current.phase is Phase.SEEKER_MOVING
+    assert app.service.undo()  # a second undo takes back the announcement
+    assert app.service.game.current.phase is Phase.SEEKER_ROLLED
+    app.mock_board.lift(entrance)
+    app.mock_board.place(home(app, 0))
+    wait_until(lambda: app.service.published.judgement.matches)
+
+
+def test_the_leds_show_the_mummy_and_the_lifted_cell(app):
+    announce(app)
+    app.mock_board.lift(home(app, 0))
+    wait_until(lambda: app.service.published.judgement.lifted)
+    scene = app.service.scene()
+    assert scene.lifted == {home(app, 0)}
+    wait_until(lambda: any(app.lights.last_frame[home(app, 0)]))
+    assert app.pixels.frames_shown > 0
+
+
+def put_board_right(app: Appliance) -> None:
+    """Do what the restore guidance asks: carry caught figures, take out eliminated ones."""
+    judgement = app.service.published.judgement
+    for position in sorted(judgement.unexpected):
+        app.mock_board.lift(position)
+    for position in sorted(judgement.missing):
+        app.mock_board.place(position)
+    wait_until(lambda: app.service.published.judgement.matches)
+
+
+def test_a_complete_game_through_the_simulated_board_ends_in_a_win(tmp_path):
+    app = start(tmp_path)
+    try:
+        service, board = app.service, app.mock_board
+        service.new_game(["red", "blue"])
+        board.set_occupied(service.board.expected(service.game.current).values())
+        wait_until(lambda: service.published.judgement.matches)
+        setup = service.game.setup
+        seeker_bot, mummy_bot = SeekerBot(setup.maze), MummyBot(setup)
+        mummy_bot.observe(visible_events(service.game.last_events, "mummy"))
+        moves = 0
+        for _ in range(2000):
+            state = service.game.current
+            if state.is_over:
+                break
+            if not service.published.judgement.matches:
+                put_board_right(app)
+                continue
+            if state.is_mummy_turn:
+                command = mummy_bot.choose(state.phase, state.mummy, state.steps_left, False)
+                events = service.submit("mummy", command)
+            else:
+                command = seeker_bot.choose(state)
+                if isinstance(command, Move):  # the figure is moved by hand
+                    board.lift(home(app, state.figure))
+                    board.place(command.to)
+                    wait_until(lambda: moved(app))
+                    moves += 1
+                    events = list(service.published.events)
+                else:
+                    events = service.submit(f"seeker{state.seeker}", command)
+            mummy_bot.observe(visible_events(events, "mummy"))
+        state = service.game.current
+        assert state.is_over and state.winner is not None
+        assert moves > 5
+        stored = app.journal.latest("mummy")
+        assert stored is not None and stored.ended
+        replayed = replay(app.journal.export(stored.id))
+        assert replayed.state == state
+    finally:
+        app.close()
