@@ -1,0 +1,363 @@
+"""The rules of Into the Crypt: ``new_game`` and ``apply`` (RULES.md, section 3).
+
+``apply(state, command)`` validates a command and returns the next state and the
+events it caused, or raises :class:`RuleError` (a ``ValueError``) whose message a
+player understands; the state passed in is never changed.  The rules have no chance
+in them, so a game is fully rebuilt by replaying its commands (:func:`replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from .board import (
+    CORNER_SQUARES,
+    CRYPT_MASK,
+    CRYPT_SQUARES,
+    bit,
+    is_corner,
+    is_crypt,
+    is_green,
+    is_square,
+    line_between,
+    square_name,
+)
+from .commands import Command, EnterChamber, Move, Pass, PlaceCube, PlaceMeeple
+from .events import (
+    ChamberEntered,
+    CubeCollected,
+    CubePlaced,
+    Event,
+    GameOver,
+    LockRemoved,
+    MeepleMoved,
+    MeeplePlaced,
+    Passed,
+    TurnStarted,
+)
+from .moves import can_enter_chamber, destinations, move_mask
+from .state import (
+    CUBES_PER_PLAYER,
+    DEFAULT_COLOURS,
+    OFF_BOARD,
+    EndReason,
+    Options,
+    Phase,
+    Setup,
+    State,
+)
+
+T = TypeVar("T")
+Events = list[Event]
+
+
+class RuleError(ValueError):
+    """A command the rules do not allow; the message says why in player words."""
+
+
+def make_setup(
+    players: int = 2,
+    first_player: int = 0,
+    *,
+    seed: int = 0,
+    options: Options | None = None,
+    colours: tuple[str, ...] | None = None,
+) -> Setup:
+    """A checked setup: 2 players (10 cubes each) or the 4-player variant (6 each)."""
+    if players not in CUBES_PER_PLAYER:
+        raise RuleError("Into the Crypt is played by 2 players, or 4 in the variant.")
+    if not 0 <= first_player < players:
+        raise RuleError(f"The first player must be one of players 0 to {players - 1}.")
+    opts = options or Options()
+    cubes = CUBES_PER_PLAYER[players] if opts.cubes_per_player is None else opts.cubes_per_player
+    if not 1 <= cubes * players <= 44:
+        raise RuleError("Each player needs at least one cube, and all cubes must fit: 44 spaces.")
+    if opts.quiet_rounds < 1:
+        raise RuleError("The no-progress limit must be at least one round.")
+    names = DEFAULT_COLOURS[:players] if colours is None else tuple(colours)
+    if len(names) != players or len(set(names)) != players:
+        raise RuleError("Every player needs a colour of their own.")
+    return Setup(
+        players=players,
+        first_player=first_player,
+        cubes_per_player=cubes,
+        quiet_rounds=opts.quiet_rounds,
+        colours=names,
+        seed=seed,
+    )
+
+
+def new_game(
+    players: int = 2,
+    first_player: int = 0,
+    *,
+    seed: int = 0,
+    options: Options | None = None,
+    colours: tuple[str, ...] | None = None,
+) -> tuple[State, Events]:
+    """Set up the board (four locks in the crypt) and start the placing phase."""
+    setup = make_setup(players, first_player, seed=seed, options=options, colours=colours)
+    return start_game(setup)
+
+
+def start_game(setup: Setup) -> tuple[State, Events]:
+    """The first state of a game with this setup: the first player places a cube."""
+    n = setup.players
+    state = State(
+        setup=setup,
+        phase=Phase.PLACING_CUBES,
+        to_move=setup.first_player,
+        cubes=(0,) * n,
+        in_hand=(setup.cubes_per_player,) * n,
+        meeples=(OFF_BOARD,) * n,
+        locks=CRYPT_MASK,
+        collected=(0,) * n,
+        locks_taken=(0,) * n,
+    )
+    return state, [TurnStarted(setup.first_player, Phase.PLACING_CUBES)]
+
+
+def apply(state: State, command: Command) -> tuple[State, Events]:
+    """Apply one command; raise RuleError and change nothing if the rules forbid it."""
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise RuleError(f"Unknown command {command!r}.")
+    if state.phase is Phase.GAME_OVER:
+        raise RuleError("The game is over.")
+    events: Events = []
+    new = handler(state, command, events)
+    return new.evolve(ply=state.ply + 1), events
+
+
+def replay(setup: Setup, commands: Iterable[Command]) -> tuple[State, Events]:
+    """Rebuild a game from its setup and accepted commands (RuleError if one is bad)."""
+    state, events = start_game(setup)
+    for command in commands:
+        state, more = apply(state, command)
+        events.extend(more)
+    return state, events
+
+
+# -- phase 1: placing --------------------------------------------------------------
+
+
+def _place_cube(state: State, command: Command, events: Events) -> State:
+    assert isinstance(command, PlaceCube)
+    if state.phase is not Phase.PLACING_CUBES:
+        raise RuleError(_not_now(state, "place a cube"))
+    sq = command.square
+    if not is_square(sq):
+        raise RuleError(f"There is no space {sq}: the board runs from a1 to h8.")
+    name = square_name(sq)
+    if is_green(sq):
+        raise RuleError(f"{name} lies on a green corner tile: no cube may be placed there.")
+    if is_crypt(sq):
+        raise RuleError(f"{name} is a crypt space: no cube may be placed in the crypt.")
+    if state.all_cubes_mask & bit(sq):
+        raise RuleError(f"{name} already holds a cube: one cube per space.")
+    placer = state.to_move
+    owner = state.setup.owner_placed_by(placer)
+    left = state.in_hand[owner] - 1
+    events.append(CubePlaced(placer, owner, sq, left))
+    state = state.evolve(
+        cubes=_set(state.cubes, owner, state.cubes[owner] | bit(sq)),
+        in_hand=_set(state.in_hand, owner, left),
+    )
+    if not any(state.in_hand):
+        return _begin_turn(state, state.setup.next_player(placer), Phase.PLACING_MEEPLES, events)
+    return _begin_turn(state, state.setup.next_player(placer), Phase.PLACING_CUBES, events)
+
+
+def _place_meeple(state: State, command: Command, events: Events) -> State:
+    assert isinstance(command, PlaceMeeple)
+    if state.phase is not Phase.PLACING_MEEPLES:
+        raise RuleError(_not_now(state, "place your meeple"))
+    sq = command.corner
+    corners = ", ".join(square_name(c) for c in CORNER_SQUARES)
+    if not is_square(sq) or not is_corner(sq):
+        where = square_name(sq) if is_square(sq) else str(sq)
+        raise RuleError(f"A meeple starts on a corner space ({corners}), not on {where}.")
+    other = state.meeple_at(sq)
+    if other is not None:
+        raise RuleError(
+            f"{state.colour(other).capitalize()}'s meeple already stands on "
+            f"{square_name(sq)}: choose a free corner."
+        )
+    player = state.to_move
+    events.append(MeeplePlaced(player, sq))
+    state = state.evolve(meeples=_set(state.meeples, player, sq))
+    nxt = state.setup.next_player(player)
+    if all(m != OFF_BOARD for m in state.meeples):
+        return _begin_turn(state, nxt, Phase.MOVING, events)
+    return _begin_turn(state, nxt, Phase.PLACING_MEEPLES, events)
+
+
+# -- phase 2: moving ---------------------------------------------------------------
+
+
+def _move(state: State, command: Command, events: Events) -> State:
+    assert isinstance(command, Move)
+    if state.phase is not Phase.MOVING:
+        raise RuleError(_not_now(state, "move your meeple"))
+    player = state.to_move
+    to = command.to
+    if not is_square(to) or not (move_mask(state) >> to) & 1:
+        raise RuleError(why_not_move(state, to))
+    start = state.meeples[player]
+    events.append(MeepleMoved(player, start, to))
+    state = state.evolve(meeples=_set(state.meeples, player, to), passes_in_row=0)
+    progress = False
+    b = bit(to)
+    if state.cubes[player] & b:
+        own = state.cubes[player] & ~b
+        collected = state.collected[player] + 1
+        state = state.evolve(
+            cubes=_set(state.cubes, player, own),
+            collected=_set(state.collected, player, collected),
+        )
+        events.append(CubeCollected(player, to, own.bit_count()))
+        progress = True
+    elif state.locks & b:
+        locks = state.locks & ~b
+        state = state.evolve(
+            locks=locks,
+            locks_taken=_set(state.locks_taken, player, state.locks_taken[player] + 1),
+        )
+        events.append(LockRemoved(player, to, locks.bit_count()))
+        progress = True
+    return _end_moving_turn(state, progress, events)
+
+
+def _enter_chamber(state: State, command: Command, events: Events) -> State:
+    if state.phase is not Phase.MOVING:
+        raise RuleError(_not_now(state, "enter the chamber"))
+    if not can_enter_chamber(state):
+        if state.locks:
+            left = state.locks_left
+            locks = "lock is" if left == 1 else "locks are"
+            raise RuleError(
+                f"The chamber opens only when all four locks are gone: {left} {locks} left."
+            )
+        crypt = ", ".join(square_name(s) for s in CRYPT_SQUARES)
+        raise RuleError(
+            f"Enter the chamber from the crypt: begin your turn on {crypt}, then enter."
+        )
+    player = state.to_move
+    events.append(ChamberEntered(player))
+    state = state.evolve(chamber=player, passes_in_row=0)
+    return _game_over(state, EndReason.CHAMBER, events)
+
+
+def _pass(state: State, command: Command, events: Events) -> State:
+    if state.phase is not Phase.MOVING:
+        raise RuleError(_not_now(state, "pass"))
+    moves = destinations(state)
+    if moves:
+        raise RuleError(
+            f"You can still move (for example to {square_name(moves[0])}): "
+            "pass only when no move is possible."
+        )
+    player = state.to_move
+    events.append(Passed(player))
+    state = state.evolve(passes_in_row=state.passes_in_row + 1)
+    if state.passes_in_row >= state.players:
+        return _game_over(state, EndReason.ALL_PASSED, events)
+    return _end_moving_turn(state, False, events)
+
+
+def why_not_move(state: State, to: int) -> str:
+    """A player-facing reason why the player to move may not move to ``to``."""
+    if not is_square(to):
+        return f"There is no space {to}: the board runs from a1 to h8."
+    player = state.to_move
+    start = state.meeples[player]
+    name = square_name(to)
+    if to == start:
+        return "A move must cover at least one space."
+    path = line_between(start, to)
+    if path is None:
+        return (
+            f"A meeple moves in a straight line like a rook: {name} is not on the same "
+            f"row or column as {square_name(start)}."
+        )
+    if is_crypt(start) and is_crypt(to):
+        return (
+            "Your meeple is in the crypt: it may not move to another crypt space and "
+            "must leave the crypt this turn."
+        )
+    for sq in path:
+        here = square_name(sq)
+        is_end = sq == to
+        other = state.meeple_at(sq)
+        if other is not None:
+            verb = "you may not move there" if is_end else "it cannot be passed"
+            return f"{state.colour(other).capitalize()}'s meeple stands on {here}: {verb}."
+        owner = state.cube_owner_at(sq)
+        if owner is not None and owner != player:
+            return (
+                f"{state.colour(owner).capitalize()}'s cube lies on {here}: a meeple may "
+                "not enter or pass a space with an opponent's cube."
+            )
+        if owner == player and not is_end:
+            return (
+                f"Your cube on {here} is in the way: a meeple must stop on its own cube "
+                "and collect it."
+            )
+        if state.has_lock(sq):
+            if not is_end:
+                return f"The lock on {here} is in the way: a locked crypt space cannot be crossed."
+            left = state.locks_left
+            mine = state.cubes_on_board(player)
+            return (
+                f"You may open a lock only with at most {left} of your cubes on the board "
+                f"({left} {'lock' if left == 1 else 'locks'} left); you still have {mine}."
+            )
+    return f"Your meeple cannot move to {name}."
+
+
+# -- turn flow ---------------------------------------------------------------------
+
+
+def _end_moving_turn(state: State, progress: bool, events: Events) -> State:
+    quiet = 0 if progress else state.quiet_turns + 1
+    state = state.evolve(quiet_turns=quiet)
+    if quiet >= state.setup.quiet_turn_limit:
+        return _game_over(state, EndReason.NO_PROGRESS, events)
+    return _begin_turn(state, state.setup.next_player(state.to_move), Phase.MOVING, events)
+
+
+def _begin_turn(state: State, player: int, phase: Phase, events: Events) -> State:
+    events.append(TurnStarted(player, phase))
+    return state.evolve(to_move=player, phase=phase)
+
+
+def _game_over(state: State, reason: EndReason, events: Events) -> State:
+    state = state.evolve(phase=Phase.GAME_OVER, end_reason=reason)
+    events.append(GameOver(reason, state.scores, state.leaders))
+    return state
+
+
+_PHASE_WORDS = {
+    Phase.PLACING_CUBES: "it is time to place your opponent's cubes",
+    Phase.PLACING_MEEPLES: "it is time to put the meeples on the corners",
+    Phase.MOVING: "the meeples are moving",
+    Phase.GAME_OVER: "the game is over",
+}
+
+
+def _not_now(state: State, action: str) -> str:
+    return f"You cannot {action} now: {_PHASE_WORDS[state.phase]}."
+
+
+def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+_HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {
+    PlaceCube: _place_cube,
+    PlaceMeeple: _place_meeple,
+    Move: _move,
+    EnterChamber: _enter_chamber,
+    Pass: _pass,
+}
