@@ -88,6 +88,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     run.add_argument("--state-dir", type=Path, default=None, help="journal and secret key")
     run.set_defaults(func=_run)
+
+    inst = sub.add_parser("install-service", help="install the systemd service (run as root)")
+    inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
+    inst.set_defaults(func=_install_service)
     return parser
 
 
@@ -186,6 +190,16 @@ def _selftest(args: argparse.Namespace) -> int:
         config, mock=args.mock, inject_fault=args.inject_fault, seconds=args.seconds
     )
     return 0 if report.ok else 1
+
+
+def _install_service(args: argparse.Namespace) -> int:
+    from companion.service.install import install
+
+    for line in install(dry_run=args.dry_run):
+        print(line)
+    if not args.dry_run:
+        print("logs: journalctl -u pyramid-companion -f")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

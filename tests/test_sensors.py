@@ -471,3 +471,15 @@ def test_diode_matrix_through_sensors(factory: MockFactory, active_low: bool) ->
         changes = scans(s, 0.2, 0.3, 0.005)
         assert [(c.position, c.occupied) for c in changes] == [(b1, False)]
         assert s.snapshot() == {5}
+
+
+def test_prime_takes_the_board_as_settled_without_events(
+    factory: MockFactory, config: BoardConfig
+) -> None:
+    with MockBoard(config, factory) as board, Sensors(config.sensors, pin_factory=factory) as s:
+        c4 = board.position("C4")
+        board.place(c4)
+        assert s.prime() == {c4}
+        assert scans(s, 0.0, 0.5, 0.005) == []  # nothing new to report
+        board.lift(c4)
+        assert scans(s, 1.0, 1.5, 0.005) == [OccupancyChange(c4, False, 1.0 + settle(config), 1.0)]

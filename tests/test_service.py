@@ -314,3 +314,11 @@ def test_a_complete_game_through_the_simulated_board_ends_in_a_win(tmp_path):
         assert replayed.state == state
     finally:
         app.close()
+
+
+def test_closing_turns_the_leds_off(tmp_path):
+    app = start(tmp_path)
+    app.mock_board.lift(home(app, 0))  # "put it back" blinks on camp slot 1
+    wait_until(lambda: any(any(frame) for frame in app.pixels.frames))
+    app.close()
+    assert not any(app.pixels.last_frame)

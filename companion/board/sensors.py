@@ -133,6 +133,19 @@ class Sensors:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    def prime(self) -> frozenset[int]:
+        """Read the board once and take it as settled, without reporting changes.
+
+        For start-up: the listener learns the board from the return value, and the
+        stream then reports only what changes afterwards.
+        """
+        with self._scan_lock:
+            if self._backend is None:
+                raise RuntimeError("the sensors are closed")
+            raw = (self._backend.read() ^ self._invert) & ((1 << self._count) - 1)
+            self._debouncer = Debouncer(self._count, self.config.settle_ms / 1000.0, initial=raw)
+        return self.snapshot()
+
     def scan_once(self, now: float | None = None) -> list[OccupancyChange]:
         """Read every sensor once, debounce, report and return the confirmed changes.
 

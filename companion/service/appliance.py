@@ -167,6 +167,8 @@ def build(
     if mock_board is not None:
         # The simulated table starts the way the resumed game left it.
         mock_board.set_occupied(board.expected(service.game.current).values())
+    # The board as it stands now, so the game is judged against it from the start.
+    service.set_occupied(sensors.prime())
     if start:
         service.start()
         sensors.start()

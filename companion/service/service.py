@@ -143,6 +143,10 @@ class Service:
         """Take back the last accepted command (for table mistakes)."""
         return bool(self._call("undo", None, "host", timeout))
 
+    def set_occupied(self, positions: frozenset[int]) -> None:
+        """The board as first read at start-up, before the debounced stream catches up."""
+        self._queue.put(_Request("snapshot", positions))
+
     def occupancy(self, change: OccupancyChange) -> None:
         """A settled sensor change (called from the sensor thread)."""
         self._queue.put(_Request("occupancy", change))
@@ -275,6 +279,9 @@ class Service:
                 request.result = self._command(request.payload, request.role)
             elif request.kind == "occupancy":
                 self._on_occupancy(request.payload)
+            elif request.kind == "snapshot":
+                self._occupied = set(request.payload)
+                self._publish([])
             elif request.kind == "link":
                 self._board_connected = bool(request.payload)
                 self._publish([])

@@ -1,0 +1,64 @@
+"""``companion run --mock`` as a user starts it: a real WSGI server, SIGTERM shutdown."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_run_serves_healthz_and_the_simulator_and_stops_cleanly_on_sigterm(tmp_path):
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--mock",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--state-dir",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout is not None
+    lines = []
+    port = None
+    deadline = time.monotonic() + 30
+    while port is None and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        lines.append(line)
+        if "ready on" in line:
+            port = int(line.rsplit(":", 1)[1])
+    assert port, "".join(lines)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as res:
+            assert res.status == 200
+            status = json.load(res)
+        assert status["status"] == "ok"
+        assert status["game"]["phase"] == "seeker_turn"
+        assert status["board"] == {"connected": True, "matches": True}
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/sim", timeout=5) as res:
+            assert b"Board simulator" in res.read()
+        assert any("board simulator: http://localhost" in line for line in lines)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+    assert proc.returncode == 0, out
+    assert "shutting down: LEDs off, journal closed" in out
+    assert (tmp_path / "journal.sqlite3").exists()
+    assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
