@@ -17,10 +17,8 @@ def test_the_packaged_unit_is_the_one_in_systemd():
 def test_the_unit_runs_unprivileged_restarts_and_keeps_state():
     text = unit_text("/opt/venv/bin/companion")
     lines = set(text.splitlines())
-    assert (
-        "ExecStart=/opt/venv/bin/companion run --config /etc/pyramid-companion/board.toml --port 8080"
-        in lines
-    )
+    config = "/etc/pyramid-companion/board.toml"
+    assert f"ExecStart=/opt/venv/bin/companion run --config {config} --port 8080" in lines
     assert "User=companion" in lines
     assert "SupplementaryGroups=gpio spi dialout" in lines
     assert "Restart=on-failure" in lines
