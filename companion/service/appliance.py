@@ -23,7 +23,9 @@ from companion.board.sensors import Sensors
 from companion.games.mummy.commands import Roll
 from companion.games.mummy.maze import Maze
 
+from .hub import GameHub, GameService
 from .journal import Journal
+from .registry import game_factories
 from .service import Service, ServiceError
 from .tracker import BoardMap
 
@@ -31,9 +33,9 @@ log = logging.getLogger(__name__)
 
 
 class Lights:
-    """Renders the service's scene to the LEDs at a steady frame rate, in a thread."""
+    """Renders the active game's scene to the LEDs at a steady frame rate, in a thread."""
 
-    def __init__(self, service: Service, leds: LedOutput, geometry: Geometry, fps: float = 30):
+    def __init__(self, service: GameHub, leds: LedOutput, geometry: Geometry, fps: float = 30):
         self.service = service
         self.leds = leds
         self.geometry = geometry
@@ -83,6 +85,7 @@ class Appliance:
 
     config: BoardConfig
     service: Service
+    hub: GameHub
     sensors: Sensors
     lights: Lights
     journal: Journal
@@ -95,7 +98,7 @@ class Appliance:
     def close(self) -> None:
         for step in (
             self.sensors.close,
-            self.service.close,
+            self.hub.close,
             self.lights.close,
             self._close_controls,
             self.journal.close,
@@ -152,25 +155,30 @@ def build(
     journal = Journal(state_dir / "journal.sqlite3")
     board = BoardMap.for_board(config.cells, config.camp_slots, config.sarcophagus_slots)
     service = Service(maze=maze, maze_text=maze_text, journal=journal, board=board, quiet_s=quiet_s)
+    services: dict[str, GameService] = {"mummy": service}
+    for kind, make in game_factories().items():
+        services[kind] = make(journal=journal, config=config, quiet_s=quiet_s)
+    hub = GameHub(services)
     pixels = open_pixels(config.leds, mock)
     leds = LedOutput(config.leds, pixels)
-    lights = Lights(service, leds, Geometry.of(config), fps)
-    sensors = Sensors(config.sensors, pin_factory=factory, on_change=service.occupancy)
+    lights = Lights(hub, leds, Geometry.of(config), fps)
+    sensors = Sensors(config.sensors, pin_factory=factory, on_change=hub.occupancy)
     buttons = buzzer = None
     if config.buttons:
         buttons = Buttons(config.buttons, _button_handler(service), pin_factory=factory)
     if config.buzzer_pin is not None:
         buzzer = Buzzer(config.buzzer_pin, pin_factory=factory)
     appliance = Appliance(
-        config, service, sensors, lights, journal, mock_board, pixels, buttons, buzzer, factory
+        config, service, hub, sensors, lights, journal, mock_board, pixels, buttons, buzzer, factory
     )
     if mock_board is not None:
         # The simulated table starts the way the resumed game left it.
         mock_board.set_occupied(board.expected(service.game.current).values())
     # The board as it stands now, so the game is judged against it from the start.
-    service.set_occupied(sensors.prime())
+    hub.set_occupied(sensors.prime())
     if start:
-        service.start()
+        for game in services.values():
+            game.start()
         sensors.start()
         lights.start()
     return appliance

@@ -6,11 +6,20 @@ touches the game state; everything sent to a phone goes through a role's view.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from typing import Any
 
 from flask import Flask
 
 from companion.service.service import Service
+
+#: Areas of the site in modules of their own; each has ``init_app(app)``.
+OPTIONAL_AREAS = (
+    "companion.web.pages",  # the mummy game's host, mummy, seeker and table pages
+    "companion.web.lootnrun",  # the Loot N Run score track
+    "companion.web.crypt",  # Into the Crypt
+)
 
 
 def create_app(
@@ -33,4 +42,7 @@ def create_app(
     app.register_blueprint(health.bp)
     if appliance is not None and getattr(appliance, "mock_board", None) is not None:
         app.register_blueprint(sim.bp)
+    for name in OPTIONAL_AREAS:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).init_app(app)
     return app

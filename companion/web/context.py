@@ -16,3 +16,9 @@ def service() -> Service:
 
 def appliance() -> Any:
     return current_app.extensions["companion.appliance"]
+
+
+def hub() -> Any:
+    """The game hub (all games on this board), or None without an appliance."""
+    app = appliance()
+    return getattr(app, "hub", None)

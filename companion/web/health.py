@@ -5,11 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
-from .context import service
+from .context import hub, service
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/healthz")
 def healthz() -> ResponseReturnValue:
-    return jsonify(service().status())
+    games = hub()
+    return jsonify(games.status() if games is not None else service().status())

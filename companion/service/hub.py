@@ -1,0 +1,94 @@
+"""The games on one board: which one is active gets the sensors and the LEDs.
+
+The mummy maze, Loot N Run and Into the Crypt each have a service of their own (its
+own loop, state and journal entries); the hub routes the board's occupancy to the
+active one and asks it for the scene the LEDs should show.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Protocol
+
+from companion.board.debounce import OccupancyChange
+from companion.board.scene import Scene
+
+log = logging.getLogger(__name__)
+
+
+class GameService(Protocol):
+    """What the hub needs from a game's service."""
+
+    def occupancy(self, change: OccupancyChange) -> None: ...
+
+    def set_occupied(self, positions: frozenset[int]) -> None: ...
+
+    def scene(self) -> Scene: ...
+
+    def start(self) -> None: ...
+
+    def status(self) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+class GameHub:
+    """Holds the game services by kind ("mummy", "lootnrun", "crypt") and the active one."""
+
+    def __init__(self, services: dict[str, GameService], active: str = "mummy") -> None:
+        if active not in services:
+            raise ValueError(f"no {active!r} game service")
+        self.services = dict(services)
+        self._active = active
+        self._lock = threading.Lock()
+        self._occupied: set[int] = set()
+
+    @property
+    def active(self) -> str:
+        return self._active
+
+    def activate(self, kind: str) -> None:
+        """Give the board to another game; it learns the board as it stands."""
+        if kind not in self.services:
+            raise ValueError(f"no {kind!r} game on this companion")
+        with self._lock:
+            if kind == self._active:
+                return
+            self._active = kind
+            occupied = frozenset(self._occupied)
+        log.info("the board now plays %s", kind)
+        self.services[kind].set_occupied(occupied)
+
+    def service(self, kind: str) -> GameService:
+        return self.services[kind]
+
+    def occupancy(self, change: OccupancyChange) -> None:
+        with self._lock:
+            if change.occupied:
+                self._occupied.add(change.position)
+            else:
+                self._occupied.discard(change.position)
+            active = self.services[self._active]
+        active.occupancy(change)
+
+    def set_occupied(self, positions: frozenset[int]) -> None:
+        with self._lock:
+            self._occupied = set(positions)
+            active = self.services[self._active]
+        active.set_occupied(positions)
+
+    def scene(self) -> Scene:
+        return self.services[self._active].scene()
+
+    def status(self) -> dict[str, Any]:
+        status = self.services["mummy"].status() if "mummy" in self.services else {}
+        status["active_game"] = self._active
+        return status
+
+    def close(self) -> None:
+        for service in self.services.values():
+            try:
+                service.close()
+            except Exception:
+                log.exception("closing a game service")
