@@ -89,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--state-dir", type=Path, default=None, help="journal and secret key")
     run.set_defaults(func=_run)
 
+    bench = sub.add_parser("bench", help="measure the performance figures")
+    bench.add_argument("--json", action="store_true", help="one JSON object of figures")
+    bench.add_argument("--quick", action="store_true", help="fewer samples (for tests)")
+    bench.add_argument("--only", nargs="*", default=None, help="sections to run")
+    bench.set_defaults(func=_bench)
+
     inst = sub.add_parser("install-service", help="install the systemd service (run as root)")
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
@@ -190,6 +196,21 @@ def _selftest(args: argparse.Namespace) -> int:
         config, mock=args.mock, inject_fault=args.inject_fault, seconds=args.seconds
     )
     return 0 if report.ok else 1
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from companion.bench import SECTIONS, report, run_bench
+
+    unknown = set(args.only or ()) - set(SECTIONS)
+    if unknown:
+        print(f"companion: unknown sections {sorted(unknown)}; one of {list(SECTIONS)}")
+        return 2
+    figures = run_bench(args.quick, args.only)
+    if args.json:
+        print(json.dumps({f.key: f.as_json() for f in figures}, indent=2))
+    else:
+        print(report(figures))
+    return 0
 
 
 def _install_service(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.board.config import default_config_text, parse_config
-from companion.games.mummy.commands import Announce, Move, Roll
+from companion.games.mummy.commands import Announce, Roll
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.events import SeekerCaught
@@ -22,6 +22,7 @@ from companion.games.mummy.state import Phase
 from companion.games.mummy.views import visible_events
 from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
+from companion.service.autoplay import play_game
 from companion.service.journal import Journal
 from companion.service.service import ServiceError
 
@@ -263,55 +264,16 @@ def test_the_leds_show_the_mummy_and_the_lifted_cell(app):
     assert app.pixels.frames_shown > 0
 
 
-def put_board_right(app: Appliance) -> None:
-    """Do what the restore guidance asks: carry caught figures, take out eliminated ones."""
-    judgement = app.service.published.judgement
-    for position in sorted(judgement.unexpected):
-        app.mock_board.lift(position)
-    for position in sorted(judgement.missing):
-        app.mock_board.place(position)
-    wait_until(lambda: app.service.published.judgement.matches)
-
-
 def test_a_complete_game_through_the_simulated_board_ends_in_a_win(tmp_path):
     app = start(tmp_path)
     try:
-        service, board = app.service, app.mock_board
-        service.new_game(["red", "blue"])
-        board.set_occupied(service.board.expected(service.game.current).values())
-        wait_until(lambda: service.published.judgement.matches)
-        setup = service.game.setup
-        seeker_bot, mummy_bot = SeekerBot(setup.maze), MummyBot(setup)
-        mummy_bot.observe(visible_events(service.game.last_events, "mummy"))
-        moves = 0
-        for _ in range(2000):
-            state = service.game.current
-            if state.is_over:
-                break
-            if not service.published.judgement.matches:
-                put_board_right(app)
-                continue
-            if state.is_mummy_turn:
-                command = mummy_bot.choose(state.phase, state.mummy, state.steps_left, False)
-                events = service.submit("mummy", command)
-            else:
-                command = seeker_bot.choose(state)
-                if isinstance(command, Move):  # the figure is moved by hand
-                    board.lift(home(app, state.figure))
-                    board.place(command.to)
-                    wait_until(lambda: moved(app))
-                    moves += 1
-                    events = list(service.published.events)
-                else:
-                    events = service.submit(f"seeker{state.seeker}", command)
-            mummy_bot.observe(visible_events(events, "mummy"))
-        state = service.game.current
+        moves = play_game(app, ["red", "blue"])
+        state = app.service.game.current
         assert state.is_over and state.winner is not None
         assert moves > 5
         stored = app.journal.latest("mummy")
         assert stored is not None and stored.ended
-        replayed = replay(app.journal.export(stored.id))
-        assert replayed.state == state
+        assert replay(app.journal.export(stored.id)).state == state
     finally:
         app.close()
 

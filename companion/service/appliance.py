@@ -19,6 +19,7 @@ from companion.board.controls import Buttons, Buzzer
 from companion.board.mock_board import MockBoard, mock_factory
 from companion.board.pixels import LedOutput, open_pixels
 from companion.board.render import Geometry, render
+from companion.board.scene import Scene
 from companion.board.sensors import Sensors
 from companion.games.mummy.commands import Roll
 from companion.games.mummy.maze import Maze
@@ -44,6 +45,8 @@ class Lights:
         #: The last rendered frame (one colour per position) and when it was shown.
         self.last_frame: tuple[tuple[int, int, int], ...] = ()
         self.last_frame_at = 0.0
+        self.last_frame_perf = 0.0
+        self.last_scene: Scene | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
 
@@ -52,10 +55,13 @@ class Lights:
 
     def show_once(self, t: float | None = None) -> None:
         now = time.monotonic() if t is None else t
-        frame = render(self.service.scene(), now, self.geometry)
+        scene = self.service.scene()
+        frame = render(scene, now, self.geometry)
         self.leds.show(frame)
         self.last_frame = frame
         self.last_frame_at = time.monotonic()
+        self.last_frame_perf = time.perf_counter()
+        self.last_scene = scene
         self.frames += 1
 
     def _run(self) -> None:

@@ -10,6 +10,7 @@ from flask.typing import ResponseReturnValue
 from companion.games.mummy.views import maze_view
 
 from .context import appliance, service
+from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
 
@@ -40,6 +41,27 @@ def board() -> ResponseReturnValue:
             "game": _game_summary(view),
         }
     )
+
+
+@bp.get("/api/stream")
+def stream() -> ResponseReturnValue:
+    """Live table summary for the simulator (mock mode only: it shows every figure)."""
+    svc = service()
+    since = request.args.get("since", default=-1, type=int)
+
+    def make(published: Any) -> dict[str, Any]:
+        judgement = published.judgement
+        return {
+            "version": published.version,
+            "phase": published.state.phase.value,
+            "matches": judgement.matches,
+            "missing": sorted(judgement.missing),
+            "unexpected": sorted(judgement.unexpected),
+            "lifted": sorted(judgement.lifted),
+            "message": judgement.message,
+        }
+
+    return event_stream(svc, make, since)
 
 
 @bp.post("/api/toggle")

@@ -172,6 +172,12 @@ class Maze:
         return (1 << self.cell_count) - 1
 
     @cached_property
+    def node_bits(self) -> tuple[int, ...]:
+        """Bit of every node as a cell mask: rooms have none, and index -1 (a figure out
+        of the game) reads the trailing 0."""
+        return (*(1 << c for c in range(self.cell_count)), 0, 0, 0)
+
+    @cached_property
     def side_masks(self) -> dict[Direction, int]:
         """For each direction, the cells that have an open side that way."""
         masks = dict.fromkeys(DIRECTIONS, 0)
@@ -334,9 +340,10 @@ def parse_cell_name(name: str, width: int, height: int) -> int:
 
 def mask_cells(mask: int) -> list[int]:
     """The cell numbers set in a bit mask, in increasing order."""
-    cells = []
+    cells: list[int] = []
+    append = cells.append
     while mask:
         low = mask & -mask
-        cells.append(low.bit_length() - 1)
+        append(low.bit_length() - 1)
         mask ^= low
     return cells

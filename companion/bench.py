@@ -1,0 +1,565 @@
+"""``companion bench``: the figures that decide whether the board feels instant.
+
+Every figure is measured on the machine it runs on (a laptop in mock mode, or a Pi)
+and printed beside what it is compared with, measured in the same run:
+
+- engine: legal-destination queries against a plain breadth-first reference, and
+  complete self-play games;
+- sensors: a pin change to its occupancy event (settle excluded), the full-board scan
+  against a bare loop reading the same pins;
+- end to end: a settled pin change to the LED frame and to the SSE event an HTTP client
+  receives from the real server, against the floor of settle + one scan period + one
+  LED frame at 800 kHz;
+- serial link (when the firmware link is installed): an LED frame to the simulated
+  Pico over a pty, and a press to its event;
+- service: idle CPU, RSS after a complete game, start-up to the first page;
+- web: bytes of each page with everything it loads.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.games.mummy.maze import DIRECTIONS
+
+#: Targets from the issue, printed with the figures.
+TARGETS = {
+    "engine.legal_destinations_per_s": "at least 5x the reference",
+    "end_to_end.led_p99": "within 1.5x of the floor",
+    "end_to_end.sse_p99": "within 1.5x of the floor",
+    "service.idle_cpu": "under 2% of one core",
+    "service.rss_after_game": "under 60 MB",
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str
+    value: float
+    unit: str
+    reference: float | None = None
+    reference_label: str = ""
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.reference in (None, 0):
+            return None
+        assert self.reference is not None
+        return self.value / self.reference
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"value": round(self.value, 6), "unit": self.unit}
+        if self.reference is not None:
+            out["reference"] = round(self.reference, 6)
+            out["ratio"] = None if self.ratio is None else round(self.ratio, 3)
+        if self.reference_label:
+            out["reference_label"] = self.reference_label
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+# -- engine -----------------------------------------------------------------------------
+
+
+def reference_destinations(state: Any, figure: int, steps: int) -> set[int]:
+    """Breadth-first search over (cell, steps taken): the plain way to answer the query."""
+    maze = state.maze
+    others = {p for f, p in enumerate(state.positions) if f != figure and maze.is_cell(p)}
+    start = state.positions[figure]
+    seen: set[tuple[int, int]] = set()
+    queue: list[tuple[int, int]] = []
+    if maze.is_cell(start):
+        queue.append((start, 0))
+    else:
+        queue += [(o.cell, 1) for o in maze.openings(start) if o.cell != state.mummy]
+    ends = set()
+    while queue:
+        cell, taken = queue.pop(0)
+        if (cell, taken) in seen:
+            continue
+        seen.add((cell, taken))
+        if taken == steps:
+            if cell not in others:
+                ends.add(cell)
+            continue
+        for d in DIRECTIONS:
+            nxt = maze.neighbour(cell, d)
+            if nxt is not None and nxt != state.mummy:
+                queue.append((nxt, taken + 1))
+    return ends
+
+
+def bench_engine(quick: bool) -> list[Figure]:
+    from companion.games.mummy.dice import NUMBER_FACES
+    from companion.games.mummy.engine import apply, new_game
+    from companion.games.mummy.moves import legal_destinations
+    from companion.games.mummy.players import MummyBot, RandomSeekerBot
+    from companion.games.mummy.simulate import play_game, setup_for
+    from companion.games.mummy.views import visible_events
+    from companion.mazes import load_maze
+
+    maze, _ = load_maze(None)
+    states = []  # positions from the middle of random games
+
+    for seed in range(10 if quick else 40):
+        state, events = new_game(setup_for(maze, 4, seed))
+        bot, mummy = RandomSeekerBot(seed), MummyBot(state.setup)
+        for i in range(200):
+            if state.is_over:
+                break
+            command = (
+                mummy.choose(state.phase, state.mummy, state.steps_left, False)
+                if state.is_mummy_turn
+                else bot.choose(state)
+            )
+            state, events = apply(state, command)
+            mummy.observe(visible_events(events, "mummy"))
+            if i % 20 == 0:
+                states.append(state)
+    queries = [(s, f, face) for s in states for f in range(4) for face in NUMBER_FACES]
+    started = time.perf_counter()
+    rounds = 3 if quick else 10
+    for _ in range(rounds):
+        for state, figure, face in queries:
+            legal_destinations(state, figure, face)
+    fast = rounds * len(queries) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for state, figure, face in queries:
+        reference_destinations(state, figure, int(face))
+    slow = len(queries) / (time.perf_counter() - started)
+    games = 20 if quick else 200
+    started = time.perf_counter()
+    for seed in range(games):
+        play_game(setup_for(maze, 4, seed))
+    games_per_s = games / (time.perf_counter() - started)
+    return [
+        Figure(
+            "engine.legal_destinations_per_s",
+            fast,
+            "queries/s",
+            slow,
+            "breadth-first reference",
+        ),
+        Figure("engine.self_play_games_per_s", games_per_s, "games/s", note="4 seekers, bots"),
+    ]
+
+
+# -- sensors ----------------------------------------------------------------------------
+
+
+def bench_sensors(quick: bool) -> list[Figure]:
+    from companion.board.config import default_config
+    from companion.board.mock_board import MockBoard, mock_factory
+    from companion.board.sensors import Sensors, open_backend
+
+    config = default_config()
+    factory = mock_factory(config)
+    figures = []
+    with MockBoard(config, factory) as board:
+        backend = open_backend(config.sensors, pin_factory=factory)
+        reads = []
+        for _ in range(50 if quick else 300):
+            started = time.perf_counter()
+            backend.read()
+            reads.append(time.perf_counter() - started)
+        backend.close()
+        with Sensors(config.sensors, pin_factory=factory) as sensors:
+            scans = []
+            for _ in range(50 if quick else 300):
+                started = time.perf_counter()
+                sensors.scan_once()
+                scans.append(time.perf_counter() - started)
+        figures.append(
+            Figure(
+                "sensors.scan_p50",
+                percentile(scans, 50) * 1000,
+                "ms",
+                percentile(reads, 50) * 1000,
+                "bare read of the same pins",
+                f"{config.sensors.backend}, {config.sensors.count} inputs, mock pins",
+            )
+        )
+        figures.append(Figure("sensors.scan_p99", percentile(scans, 99) * 1000, "ms"))
+        latencies: list[float] = []
+        arrived = threading.Event()
+        stamp: list[float] = []
+
+        def on_change(change: Any) -> None:
+            stamp.append(time.perf_counter())
+            arrived.set()
+
+        settle = config.sensors.settle_ms / 1000
+        with Sensors(config.sensors, pin_factory=factory, on_change=on_change) as sensors:
+            sensors.prime()
+            sensors.start()
+            target = board.position("F6")
+            for i in range(15 if quick else 100):
+                arrived.clear()
+                stamp.clear()
+                time.sleep(0.003 * (i % 5))  # not in step with the scans
+                started = time.perf_counter()
+                if i % 2 == 0:
+                    board.place(target)
+                else:
+                    board.lift(target)
+                if arrived.wait(2):
+                    latencies.append(stamp[0] - started - settle)
+            stats = sensors.stats()
+    figures.append(
+        Figure(
+            "sensors.event_latency_p50",
+            percentile(latencies, 50) * 1000,
+            "ms",
+            note=f"settle ({config.sensors.settle_ms:g} ms) excluded",
+        )
+    )
+    figures.append(Figure("sensors.event_latency_p99", percentile(latencies, 99) * 1000, "ms"))
+    figures.append(Figure("sensors.settle", config.sensors.settle_ms, "ms"))
+    figures.append(
+        Figure(
+            "sensors.scan_rate",
+            float(stats.get("scan_hz") or 0.0),
+            "Hz",
+            float(config.sensors.scan_hz),
+            "configured rate",
+        )
+    )
+    return figures
+
+
+# -- end to end -------------------------------------------------------------------------
+
+
+class _SseClient:
+    """A plain HTTP client reading a server-sent-event stream; stamps every event."""
+
+    def __init__(self, host: str, port: int, path: str) -> None:
+        self.connection = http.client.HTTPConnection(host, port, timeout=10)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        self.events: list[tuple[float, dict[str, Any]]] = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self._lines():
+                if raw.startswith("data: "):
+                    data = json.loads(raw[6:])
+                    with self.lock:
+                        self.events.append((time.perf_counter(), data))
+        except (OSError, ValueError, http.client.HTTPException):
+            return
+
+    def _lines(self) -> Iterator[str]:
+        while True:
+            line = self.response.readline()
+            if not line:
+                return
+            yield line.decode().rstrip("\n")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def bench_end_to_end(quick: bool) -> list[Figure]:
+    import waitress
+
+    from companion.board.config import default_config_text, parse_config
+    from companion.mazes import load_maze
+    from companion.service.appliance import build
+    from companion.web import create_app
+
+    config = parse_config(default_config_text())
+    maze, text = load_maze(None)
+    with tempfile.TemporaryDirectory() as directory:
+        app = build(config, maze, text, state_dir=Path(directory), mock=True)
+        assert app.mock_board is not None
+        web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
+        server = waitress.create_server(web, host="127.0.0.1", port=0, threads=8)
+        port = int(server.effective_port)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        client = _SseClient("127.0.0.1", port, "/sim/api/stream")
+        try:
+            led, sse = _measure_e2e(app, client, 10 if quick else 60)
+        finally:
+            client.close()
+            app.service.close()  # ends the live streams
+            time.sleep(0.2)
+            server.task_dispatcher.shutdown()
+            server.close()
+            app.close()
+    settle = config.sensors.settle_ms / 1000
+    scan = 1 / config.sensors.scan_hz
+    frame = config.leds.count * 24 / 800_000 + 50e-6
+    floor = (settle + scan + frame) * 1000
+    label = "settle + one scan period + one LED frame at 800 kHz"
+    return [
+        Figure("end_to_end.led_p50", percentile(led, 50) * 1000, "ms", floor, label),
+        Figure("end_to_end.led_p99", percentile(led, 99) * 1000, "ms", floor, label),
+        Figure("end_to_end.sse_p50", percentile(sse, 50) * 1000, "ms", floor, label),
+        Figure("end_to_end.sse_p99", percentile(sse, 99) * 1000, "ms", floor, label),
+    ]
+
+
+def _measure_e2e(app: Any, client: _SseClient, count: int) -> tuple[list[float], list[float]]:
+    board, lights = app.mock_board, app.lights
+    slot = app.service.board.camp[0]
+    deadline = time.monotonic() + 5
+    while not app.service.published.judgement.matches and time.monotonic() < deadline:
+        time.sleep(0.01)
+    led: list[float] = []
+    sse: list[float] = []
+    for i in range(count):
+        lifting = i % 2 == 0
+        time.sleep(0.02 + 0.003 * (i % 7))
+        with client.lock:
+            seen = len(client.events)
+        started = time.perf_counter()
+        (board.lift if lifting else board.place)(slot)
+
+        def shows(scene: Any, lifting: bool = lifting) -> bool:
+            return (slot in scene.missing) == lifting
+
+        got_led = got_sse = None
+        limit = time.perf_counter() + 3
+        while (got_led is None or got_sse is None) and time.perf_counter() < limit:
+            scene = getattr(lights, "last_scene", None)
+            if got_led is None and scene is not None and shows(scene):
+                got_led = lights.last_frame_perf
+            if got_sse is None:
+                with client.lock:
+                    for at, data in client.events[seen:]:
+                        if (slot in data.get("missing", [])) == lifting:
+                            got_sse = at
+                            break
+            time.sleep(0.0005)
+        if got_led is not None:
+            led.append(got_led - started)
+        if got_sse is not None:
+            sse.append(got_sse - started)
+    return led, sse
+
+
+# -- service ----------------------------------------------------------------------------
+
+
+def _run_companion(state_dir: str) -> tuple[subprocess.Popen[str], int, float]:
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--mock",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--state-dir",
+            state_dir,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    port = 0
+    while not port:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("companion run exited before it was ready")
+        if "ready on" in line:
+            port = int(line.rsplit(":", 1)[1])
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/sim", timeout=2) as res:
+                res.read()
+                break
+        except OSError:
+            time.sleep(0.01)
+    return proc, port, time.perf_counter() - started
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def bench_service(quick: bool) -> list[Figure]:
+    figures = []
+    with tempfile.TemporaryDirectory() as directory:
+        proc, _port, startup = _run_companion(directory)
+        try:
+            time.sleep(1.0)
+            seconds = 3.0 if quick else 10.0
+            before = _cpu_seconds(proc.pid)
+            time.sleep(seconds)
+            idle = (_cpu_seconds(proc.pid) - before) / seconds * 100
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+    figures.append(Figure("service.startup_to_first_page", startup * 1000, "ms"))
+    figures.append(
+        Figure(
+            "service.idle_cpu",
+            idle,
+            "% of one core",
+            2.0,
+            "target",
+            note=f"companion run --mock over {seconds:g} s (LEDs rendered at 30 fps)",
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.bench", "--rss-worker"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rss = float(done.stdout.strip().splitlines()[-1])
+    figures.append(
+        Figure(
+            "service.rss_after_game",
+            rss,
+            "MB",
+            60.0,
+            "target",
+            note="a complete 2-seeker game on the simulated board",
+        )
+    )
+    return figures
+
+
+def _rss_worker() -> None:
+    from companion.board.config import default_config_text, parse_config
+    from companion.mazes import load_maze
+    from companion.service.appliance import build
+    from companion.service.autoplay import play_game
+
+    config = parse_config(default_config_text().replace("settle_ms = 100", "settle_ms = 20"))
+    maze, text = load_maze(None)
+    with tempfile.TemporaryDirectory() as directory:
+        app = build(config, maze, text, state_dir=Path(directory), mock=True, quiet_s=0.05)
+        try:
+            play_game(app, ["red", "blue"])
+            status = Path("/proc/self/status").read_text()
+            rss_kb = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))  # type: ignore[union-attr]
+        finally:
+            app.close()
+    print(rss_kb / 1024)
+
+
+# -- web --------------------------------------------------------------------------------
+
+
+def bench_web(quick: bool) -> list[Figure]:
+    figures = []
+    with tempfile.TemporaryDirectory() as directory:
+        proc, port, _ = _run_companion(directory)
+        try:
+            for path in _page_paths():
+                total = _page_bytes(f"http://127.0.0.1:{port}", path)
+                if total is not None:
+                    key = "web.bytes" + (path.rstrip("/").replace("/", ".") or ".root")
+                    figures.append(Figure(key, total, "bytes", note=f"{path} with its assets"))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+    return figures
+
+
+def _page_paths() -> list[str]:
+    paths = ["/sim", "/lootnrun", "/crypt", "/"]
+    return paths
+
+
+def _page_bytes(base: str, path: str) -> int | None:
+    try:
+        with urllib.request.urlopen(base + path, timeout=5) as res:
+            if res.status != 200:
+                return None
+            html = res.read()
+    except OSError:
+        return None
+    total = len(html)
+    for asset in sorted(set(re.findall(rb'(?:src|href)="(/[^"#?]+)"', html))):
+        try:
+            with urllib.request.urlopen(base + asset.decode(), timeout=5) as res:
+                total += len(res.read())
+        except OSError:
+            continue
+    return total
+
+
+SECTIONS: dict[str, Callable[[bool], list[Figure]]] = {
+    "engine": bench_engine,
+    "sensors": bench_sensors,
+    "end_to_end": bench_end_to_end,
+    "service": bench_service,
+    "web": bench_web,
+}
+
+
+def run_bench(quick: bool, only: list[str] | None = None) -> list[Figure]:
+    figures: list[Figure] = []
+    for name, section in SECTIONS.items():
+        if only and name not in only:
+            continue
+        figures += section(quick)
+    return figures
+
+
+def report(figures: list[Figure]) -> str:
+    lines = []
+    for f in figures:
+        text = f"{f.key:40} {f.value:12.3f} {f.unit}"
+        if f.reference is not None:
+            ratio = f.ratio
+            text += f"   vs {f.reference:.3f} ({f.reference_label})"
+            if ratio is not None:
+                text += f", ratio {ratio:.2f}"
+        if f.key in TARGETS:
+            text += f"   [target: {TARGETS[f.key]}]"
+        if f.note:
+            text += f"   ({f.note})"
+        lines.append(text)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--rss-worker"]:
+        _rss_worker()
+        return 0
+    raise SystemExit("use `companion bench`")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

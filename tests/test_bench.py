@@ -1,0 +1,51 @@
+"""``companion bench --quick --json``: every figure the issue asks for is measured.
+
+No test here asserts a time: only that each figure is there, with its unit and, where
+it has one, its reference and ratio.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from companion.cli import main
+
+EXPECTED = {
+    "engine.legal_destinations_per_s": True,
+    "engine.self_play_games_per_s": False,
+    "sensors.scan_p50": True,
+    "sensors.scan_p99": False,
+    "sensors.event_latency_p50": False,
+    "sensors.event_latency_p99": False,
+    "sensors.settle": False,
+    "sensors.scan_rate": True,
+    "end_to_end.led_p50": True,
+    "end_to_end.led_p99": True,
+    "end_to_end.sse_p50": True,
+    "end_to_end.sse_p99": True,
+    "service.startup_to_first_page": False,
+    "service.idle_cpu": True,
+    "service.rss_after_game": True,
+    "web.bytes.sim": False,
+}
+
+
+def test_quick_bench_reports_every_figure_as_json(capsys):
+    assert main(["bench", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for key, has_reference in EXPECTED.items():
+        assert key in figures, key
+        figure = figures[key]
+        assert math.isfinite(figure["value"]) and figure["value"] >= 0, key
+        assert figure["unit"], key
+        if has_reference:
+            assert figure["reference"] > 0, key
+            assert math.isclose(
+                figure["ratio"], figure["value"] / figure["reference"], rel_tol=1e-2
+            ), key
+
+
+def test_unknown_sections_are_refused(capsys):
+    assert main(["bench", "--only", "warp"]) == 2
+    assert "unknown sections" in capsys.readouterr().out
