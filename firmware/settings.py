@@ -1,0 +1,69 @@
+"""This board's wiring and timing; the only firmware file a builder should need to edit.
+
+Pin names are those of CircuitPython's ``board`` module on the Raspberry Pi Pico
+("GP0" ... "GP28", "LED").  The defaults match the companion's example config
+reference-2-pico.toml: a 12 x 13 diode matrix (156 sensors) and 152 NeoPixels.
+"""
+
+# -- sensors -------------------------------------------------------------------------
+#: "matrix" (keypad.KeyMatrix over a diode matrix) or "shift_register" (74HC165 chain).
+SCANNER = "matrix"
+
+# Diode matrix: sensor index = row * len(COLUMN_PINS) + column.
+ROW_PINS = ("GP0", "GP1", "GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP8", "GP9", "GP10", "GP11")
+COLUMN_PINS = (
+    "GP12",
+    "GP13",
+    "GP14",
+    "GP15",
+    "GP16",
+    "GP17",
+    "GP18",
+    "GP19",
+    "GP20",
+    "GP21",
+    "GP22",
+    "GP26",
+    "GP27",
+)
+#: True when each diode's anode is on the column wire (its stripe towards the row).
+COLUMNS_TO_ANODES = True
+
+# 74HC165 chain (SCANNER = "shift_register"): sensor index = bit position in the chain,
+# the first bit shifted out being sensor 0.
+CLOCK_PIN = "GP2"  # CP (pin 2) of every chip
+DATA_PIN = "GP3"  # QH (pin 9) of the last chip in the chain
+LATCH_PIN = "GP4"  # SH/LD (pin 1) of every chip
+KEY_COUNT = 160  # 8 per chip: 20 chips cover 156 sensors
+VALUE_WHEN_PRESSED = False  # switches pull the input low, with pull-up resistors
+VALUE_TO_LATCH = True  # the 74HC165 loads while SH/LD is low and shifts once it is high
+
+#: Seconds between scans, and scans a change must last before it counts.
+SCAN_INTERVAL = 0.02
+DEBOUNCE_THRESHOLD = 2
+#: Key events held between loop passes; more and the firmware starts over (a SNAPSHOT).
+#: Must be more than the sensors that can be pressed at once (figures on the board).
+MAX_EVENTS = 64
+
+# -- NeoPixels -----------------------------------------------------------------------
+PIXEL_PIN = "GP28"
+PIXEL_COUNT = 152
+PIXEL_ORDER = "GRB"  # the strip's byte order; the wire protocol always carries RGB
+#: Brightness cap (0 to 1) applied on the board on top of what the host sends.
+BRIGHTNESS = 0.5
+#: The LED supply's budget; the firmware dims the whole strip rather than exceed it.
+MAX_MILLIAMPS = 4000
+MILLIAMPS_PER_CHANNEL = 20
+IDLE_MILLIAMPS = 1
+
+#: The Pico's own LED: steady while a host talks to the board, blinking while it waits.
+STATUS_LED_PIN = "LED"
+
+# -- link ----------------------------------------------------------------------------
+SNAPSHOT_MS = 2000  # a full SNAPSHOT this often, whatever happens
+HEARTBEAT_MS = 500
+HOST_TIMEOUT_MS = 3000  # no frame from the host for this long: show the "host lost" pulse
+SETTLE_MS = 100  # after a start or a key-queue overflow, scans before the first SNAPSHOT
+#: "Host lost": every LOST_PIXEL_STEP-th pixel pulses dim red (LOST_LEVEL of 255).
+LOST_PIXEL_STEP = 12
+LOST_LEVEL = 48
