@@ -18,8 +18,8 @@ run: $(STAMP)
 	$(BIN)/companion run --mock
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests
-	$(BIN)/ruff format --check companion tests
+	$(BIN)/ruff check companion tests firmware
+	$(BIN)/ruff format --check companion tests firmware
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict companion/games

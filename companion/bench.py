@@ -441,8 +441,9 @@ def bench_service(quick: bool) -> list[Figure]:
         [sys.executable, "-m", "companion.bench", "--rss-worker"],
         capture_output=True,
         text=True,
-        check=True,
     )
+    if done.returncode != 0:
+        raise RuntimeError(f"the RSS worker failed:\n{done.stderr[-2000:]}")
     rss = float(done.stdout.strip().splitlines()[-1])
     figures.append(
         Figure(

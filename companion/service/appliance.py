@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -21,6 +22,7 @@ from companion.board.pixels import LedOutput, open_pixels
 from companion.board.render import Geometry, render
 from companion.board.scene import Scene
 from companion.board.sensors import Sensors
+from companion.board.serial_board import SerialBoard, SimulatedPicoBoard
 from companion.games.mummy.commands import Roll
 from companion.games.mummy.maze import Maze
 
@@ -100,6 +102,7 @@ class Appliance:
     buttons: Buttons | None = None
     buzzer: Buzzer | None = None
     factory: Any = None
+    serial_board: SerialBoard | None = None
 
     def close(self) -> None:
         for step in (
@@ -124,6 +127,8 @@ class Appliance:
     def _close_mock(self) -> None:
         if self.pixels is not None:
             self.pixels.close()
+        if self.serial_board is not None:
+            self.serial_board.close()
         if self.mock_board is not None:
             self.mock_board.close()
 
@@ -153,10 +158,26 @@ def build(
             f"the board is {config.columns}x{config.rows} but the maze is "
             f"{maze.width}x{maze.height}"
         )
+    if config.leds.driver == "serial" and config.sensors.backend != "serial":
+        raise ValueError("leds.driver = serial needs sensors.backend = serial (one firmware link)")
     factory: Any = None
-    mock_board: MockBoard | None = None
+    mock_board: Any = None
+    serial_board: SerialBoard | None = None
+    status_to: list[Callable[[bool], None]] = []
     if mock:
         factory = mock_factory(config)
+    if config.sensors.backend == "serial":
+        url = config.sensors.port
+        if mock:
+            mock_board = SimulatedPicoBoard(config)
+            url = mock_board.url
+
+        def on_status(up: bool) -> None:
+            for tell in status_to:
+                tell(up)
+
+        serial_board = SerialBoard(config, url, on_status=on_status)
+    elif mock:
         mock_board = MockBoard(config, factory)  # before Sensors: it wires the mock pins
     journal = Journal(state_dir / "journal.sqlite3")
     board = BoardMap.for_board(config.cells, config.camp_slots, config.sarcophagus_slots)
@@ -165,10 +186,22 @@ def build(
     for kind, make in game_factories().items():
         services[kind] = make(journal=journal, config=config, quiet_s=quiet_s)
     hub = GameHub(services)
-    pixels = open_pixels(config.leds, mock)
+    if serial_board is not None:
+        status_to.append(hub.set_board_connected)
+        hub.set_board_connected(serial_board.connected)
+    pixels: Any = (
+        serial_board.pixels
+        if serial_board is not None and config.leds.driver == "serial"
+        else open_pixels(config.leds, mock)
+    )
     leds = LedOutput(config.leds, pixels)
     lights = Lights(hub, leds, Geometry.of(config), fps)
-    sensors = Sensors(config.sensors, pin_factory=factory, on_change=hub.occupancy)
+    sensors = Sensors(
+        config.sensors,
+        pin_factory=factory,
+        on_change=hub.occupancy,
+        backend=serial_board.backend if serial_board is not None else None,
+    )
     buttons = buzzer = None
     if config.buttons:
         buttons = Buttons(config.buttons, _button_handler(service), pin_factory=factory)
@@ -177,9 +210,12 @@ def build(
     appliance = Appliance(
         config, service, hub, sensors, lights, journal, mock_board, pixels, buttons, buzzer, factory
     )
+    appliance.serial_board = serial_board
     if mock_board is not None:
         # The simulated table starts the way the resumed game left it.
         mock_board.set_occupied(board.expected(service.game.current).values())
+    if serial_board is not None:
+        serial_board.wait_connected(3.0 if mock else 1.0)
     # The board as it stands now, so the game is judged against it from the start.
     hub.set_occupied(sensors.prime())
     if start:

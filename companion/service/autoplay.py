@@ -14,7 +14,7 @@ from companion.games.mummy.views import visible_events
 from .appliance import Appliance
 
 
-def wait_until(check: Callable[[], object], timeout: float = 5.0) -> None:
+def wait_until(check: Callable[[], object], timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:

@@ -81,6 +81,13 @@ class GameHub:
     def scene(self) -> Scene:
         return self.services[self._active].scene()
 
+    def set_board_connected(self, connected: bool) -> None:
+        """The board link came or went: every game that shows it is told."""
+        for service in self.services.values():
+            tell = getattr(service, "set_board_connected", None)
+            if tell is not None:
+                tell(connected)
+
     def status(self) -> dict[str, Any]:
         status = self.services["mummy"].status() if "mummy" in self.services else {}
         status["active_game"] = self._active
