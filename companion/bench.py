@@ -545,7 +545,11 @@ def bench_serial(quick: bool) -> list[Figure]:
             before = link.stats()["bytes_sent"]
             started = time.perf_counter()
             link.send_frame(frame)
-            if pico.strip.wait_for(lambda lit, c=colour: lit[0] == c and lit[-1] == c, 2.0):
+
+            def latched(lit: list[tuple[int, int, int]], c: tuple[int, int, int] = colour) -> bool:
+                return lit[0] == c and lit[-1] == c
+
+            if pico.strip.wait_for(latched, 2.0):
                 transfers.append(time.perf_counter() - started)
             wire.append(link.stats()["bytes_sent"] - before)
         latencies: list[float] = []
