@@ -287,11 +287,17 @@ class Maze:
         if cached is not None:
             return cached
         far = 10_000
-        table = [0 if not cells else far] * (self.cell_count + 2)
-        for cell in cells:
-            for node, d in enumerate(self.distances_from(cell)):
-                if 0 <= d < table[node]:
-                    table[node] = d
+        if cells and self._fully_connected:
+            table = list(
+                map(min, *(self.distances_from(c) for c in cells), [far] * self.cell_count)
+            )
+            table += [0, 0]
+        else:
+            table = [0 if not cells else far] * (self.cell_count + 2)
+            for cell in cells:
+                for node, d in enumerate(self.distances_from(cell)):
+                    if 0 <= d < table[node]:
+                        table[node] = d
         if cells:
             for room in (self.start_node, self.sarcophagus_node):
                 table[room] = min(table[o.cell] for o in self.openings(room)) + 1
@@ -299,6 +305,10 @@ class Maze:
         if len(self._nearest) < 4096:
             self._nearest[cells] = result
         return result
+
+    @cached_property
+    def _fully_connected(self) -> bool:
+        return all(d >= 0 for d in self.distances_from(self.start_node))
 
     @cached_property
     def _nearest(self) -> dict[frozenset[int], tuple[int, ...]]:
