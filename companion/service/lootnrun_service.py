@@ -1,0 +1,399 @@
+"""The Loot N Run service: owns the score-track game, its journal entries and its LEDs.
+
+Like the mummy game's service (``service.Service``), one loop thread owns the game:
+the web layer hands it requests through a queue, it applies each command with the
+pure engine (``companion.games.lootnrun``), commits the command to the journal before
+anyone sees its effects, and then publishes a new version for the live pages
+(``published`` / ``wait_for_change``) and for the LEDs (``scene``).
+
+Loot N Run uses no figures, so the board's occupancy is ignored; while the hub gives
+this game the board, the LEDs show the score track (``companion.board.score_track``).
+
+Journal: the kind is ``"lootnrun"``; a game is its setup (``record.setup_to_json``)
+plus its commands in their JSON form, and an Undo removes the last command, so
+resuming after a restart is a replay.  The journal file is shared with the mummy
+game, whose loop uses its connection from its own thread: this service therefore
+opens a connection of its own to the same file (SQLite's locking and the write-ahead
+log keep the two apart), except for an in-memory journal, which cannot be shared.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from companion.board.config import BoardConfig
+from companion.board.debounce import OccupancyChange
+from companion.board.render import Geometry
+from companion.board.scene import Scene
+from companion.board.score_track import (
+    TrackMove,
+    TrackView,
+    hex_colour,
+    player_colours,
+    track_scene,
+)
+from companion.games.lootnrun.commands import Command, Undo
+from companion.games.lootnrun.engine import RuleError, apply, make_setup, new_game
+from companion.games.lootnrun.events import Caught, Event
+from companion.games.lootnrun.record import (
+    command_from_json,
+    command_to_json,
+    setup_from_json,
+    setup_to_json,
+)
+from companion.games.lootnrun.state import Phase, State
+from companion.games.lootnrun.views import events_view, table_view
+
+from .journal import Journal
+from .service import ServiceError
+
+log = logging.getLogger(__name__)
+
+#: The journal's name for this game.
+KIND = "lootnrun"
+
+
+@dataclass
+class _Request:
+    kind: str
+    payload: Any = None
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published moment of the game, for the pages and the LEDs.
+
+    ``state`` is None when no Loot N Run game has been started yet.  ``events`` are
+    those of the last change, ``move`` the last change of the track (for the LED
+    animation), ``track`` what the LEDs show.
+    """
+
+    version: int
+    game_id: int | None
+    state: State | None
+    events: tuple[Event, ...] = ()
+    move: TrackMove | None = None
+    track: TrackView | None = None
+
+
+def track_view(state: State) -> TrackView:
+    """What the LEDs need of a game state: colours, scores, whose turn, the winners."""
+    acting = state.phase in (Phase.PLAYING, Phase.WEREWOLF_KEEP)
+    return TrackView(
+        colours=player_colours(p.colour for p in state.players),
+        scores=state.scores,
+        target=state.target,
+        current=state.current if acting else None,
+        over=state.is_over,
+        winners=state.winners,
+    )
+
+
+class LootNRunService:
+    """The running Loot N Run game (the hub's ``GameService`` for ``"lootnrun"``)."""
+
+    def __init__(
+        self,
+        *,
+        journal: Journal,
+        geometry: Geometry,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.geometry = geometry
+        self.clock = clock
+        self.started_at = clock()
+        self._own_journal = journal.path != ":memory:"
+        self.journal = Journal(journal.path) if self._own_journal else journal
+        self._queue: queue.Queue[_Request] = queue.Queue()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        #: Set when the service shuts down: live streams end.
+        self.closing = False
+        game_id, state = self._resume()
+        self._published = self._snapshot(0, game_id, state, ())
+
+    # -- starting ------------------------------------------------------------------------
+
+    def _resume(self) -> tuple[int | None, State | None]:
+        """The unfinished game, replayed; else the last finished one (its final screen)."""
+        stored = self.journal.unfinished(KIND) or self.journal.latest(KIND)
+        if stored is None:
+            return None, None
+        try:
+            state, _ = new_game(setup_from_json(stored.setup))
+            for data in stored.commands:
+                state, _ = apply(state, command_from_json(data))
+        except ValueError as exc:  # RuleError, FormatError: a journal we cannot replay
+            log.error("could not resume Loot N Run game %d (%s)", stored.id, exc)
+            return None, None
+        if not stored.ended:
+            log.info("resumed Loot N Run game %d (%d commands)", stored.id, len(stored.commands))
+        return stored.id, state
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="lootnrun", daemon=True)
+            self._thread.start()
+
+    # -- requests (any thread) -----------------------------------------------------------
+
+    def new_game(
+        self, players: Iterable[tuple[str, str]], first: int = 0, timeout: float = 5.0
+    ) -> int:
+        """Start a game (names and colours in clockwise order); returns its journal id.
+
+        Raises RuleError with a player message for a setup the rules do not allow.
+        """
+        return int(self._call("new_game", (tuple(players), first), timeout))
+
+    def submit(self, command: Command, timeout: float = 5.0) -> list[Event]:
+        """Apply a command (an ``Undo`` takes back the last one); returns its events.
+
+        Raises RuleError (or ServiceError) with a message for the players.
+        """
+        if isinstance(command, Undo):
+            return self.undo(timeout)
+        return list(self._call("command", command, timeout))
+
+    def undo(self, timeout: float = 5.0) -> list[Event]:
+        """Take back the last accepted command; RuleError when there is nothing to undo."""
+        return list(self._call("undo", None, timeout))
+
+    def republish(self) -> None:
+        """Publish a new version with nothing changed (e.g. the board changed hands)."""
+        self._post(_Request("touch"))
+
+    def occupancy(self, change: OccupancyChange) -> None:
+        """Loot N Run uses no figures: sensor changes are ignored."""
+
+    def set_occupied(self, positions: frozenset[int]) -> None:
+        """The hub gives this game the board: the pages learn it (occupancy is ignored)."""
+        self.republish()
+
+    def _post(self, request: _Request) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._handle(request)
+        else:
+            self._queue.put(request)
+
+    def _call(self, kind: str, payload: Any, timeout: float) -> Any:
+        request = _Request(kind, payload)
+        if self._thread is None or not self._thread.is_alive():
+            self._handle(request)
+        else:
+            self._queue.put(request)
+            if not request.done.wait(timeout):
+                raise ServiceError("The companion is busy: try again.")
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    # -- reading (any thread) ------------------------------------------------------------
+
+    @property
+    def published(self) -> Published:
+        return self._published
+
+    @property
+    def state(self) -> State | None:
+        return self._published.state
+
+    @property
+    def game_id(self) -> int | None:
+        return self._published.game_id
+
+    def wait_for_change(self, version: int, timeout: float) -> Published:
+        """Block until a version newer than ``version`` is published (or the timeout,
+        or the service closing)."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: self._published.version > version or self.closing, timeout
+            )
+            return self._published
+
+    def view(self, published: Published | None = None) -> dict[str, Any]:
+        """The page's JSON-safe view: the engine's table view plus the version, the
+        journal id, the events of the last change and each player's LED colour.
+
+        Without a game, ``phase`` is ``"setup"`` (the page shows the new-game form).
+        """
+        published = published or self._published
+        state = published.state
+        if state is None:
+            return {
+                "game": KIND,
+                "phase": "setup",
+                "version": published.version,
+                "game_id": None,
+                "players": [],
+                "events": [],
+            }
+        view = table_view(state)
+        colours = [hex_colour(c) for c in player_colours(p.colour for p in state.players)]
+        for player, colour in zip(view["players"], colours, strict=True):
+            player["rgb"] = colour
+        view["chart"]["rgb"] = colours
+        view["version"] = published.version
+        view["game_id"] = published.game_id
+        view["events"] = events_view(published.events)
+        return view
+
+    def record(self) -> str | None:
+        """The current game as a JSON Lines record (setup, then one command a line)."""
+        game_id = self._published.game_id
+        return None if game_id is None else self.journal.export(game_id)
+
+    def scene(self) -> Scene:
+        """What the LEDs show now: the score track (see ``board.score_track``)."""
+        published = self._published
+        return track_scene(published.track, self.geometry, self.clock(), published.move)
+
+    def status(self) -> dict[str, Any]:
+        published = self._published
+        state = published.state
+        game: dict[str, Any] | None = None
+        if state is not None:
+            game = {
+                "id": published.game_id,
+                "phase": state.phase.value,
+                "turn": state.turn,
+                "players": len(state.players),
+                "over": state.is_over,
+            }
+        return {
+            "status": "ok",
+            "game": game,
+            "version": published.version,
+            "uptime_s": round(self.clock() - self.started_at, 1),
+        }
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                request = self._queue.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            self._handle(request)
+
+    def _handle(self, request: _Request) -> None:
+        try:
+            if request.kind == "command":
+                request.result = self._command(request.payload)
+            elif request.kind == "undo":
+                request.result = self._undo()
+            elif request.kind == "new_game":
+                players, first = request.payload
+                request.result = self._new_game(players, first)
+            elif request.kind == "touch":
+                published = self._published
+                self._publish(published.game_id, published.state, (), published.move)
+            elif request.kind == "stop":
+                self._stop.set()
+        except (RuleError, ServiceError) as exc:
+            request.error = exc
+        except Exception as exc:  # never let one bad request kill the loop
+            log.exception("Loot N Run request %s failed", request.kind)
+            request.error = ServiceError(f"Something went wrong: {exc}")
+        finally:
+            request.done.set()
+
+    def _new_game(self, players: tuple[tuple[str, str], ...], first: int) -> int:
+        setup = make_setup(players, first)
+        state, events = new_game(setup)
+        game_id = self.journal.new_game(KIND, setup_to_json(setup))
+        log.info("new Loot N Run game %d: %s", game_id, ", ".join(p.name for p in setup.players))
+        self._publish(game_id, state, events, self._move(None, state, events))
+        return game_id
+
+    def _game(self) -> tuple[int, State]:
+        published = self._published
+        if published.state is None or published.game_id is None:
+            raise ServiceError("No Loot N Run game yet: start one first.")
+        return published.game_id, published.state
+
+    def _command(self, command: Command) -> tuple[Event, ...]:
+        game_id, state = self._game()
+        new_state, events = apply(state, command)  # RuleError: nothing is journaled
+        self.journal.append(game_id, command_to_json(command))
+        if new_state.is_over:
+            self.journal.end_game(game_id)
+        self._publish(game_id, new_state, events, self._move(state, new_state, events))
+        return tuple(events)
+
+    def _undo(self) -> tuple[Event, ...]:
+        game_id, state = self._game()
+        new_state, events = apply(state, Undo())  # RuleError when there is nothing to undo
+        removed = self.journal.undo(game_id)
+        if new_state.is_over:  # e.g. a late correction taken back: still over
+            self.journal.end_game(game_id)
+        log.info("Loot N Run game %d: undid %s", game_id, removed)
+        self._publish(game_id, new_state, events, self._move(state, new_state, events))
+        return tuple(events)
+
+    def _move(self, old: State | None, new: State, events: Iterable[Event]) -> TrackMove:
+        """The change of the track to animate: every score before and after."""
+        caught = next((e.target for e in events if isinstance(e, Caught)), None)
+        before = old.scores if old is not None and old.setup == new.setup else new.scores
+        return TrackMove(before=before, after=new.scores, at=self.clock(), caught=caught)
+
+    def _snapshot(
+        self,
+        version: int,
+        game_id: int | None,
+        state: State | None,
+        events: Iterable[Event],
+        move: TrackMove | None = None,
+    ) -> Published:
+        track = None if state is None else track_view(state)
+        return Published(version, game_id, state, tuple(events), move, track)
+
+    def _publish(
+        self,
+        game_id: int | None,
+        state: State | None,
+        events: Iterable[Event],
+        move: TrackMove | None,
+    ) -> None:
+        published = self._snapshot(self._published.version + 1, game_id, state, events, move)
+        with self._changed:
+            self._published = published
+            self._changed.notify_all()
+
+    # -- stopping ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._changed:
+            self.closing = True
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._queue.put(_Request("stop"))
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self._own_journal:
+            self.journal.close()
+
+    def __enter__(self) -> LootNRunService:
+        return self
+
+    def __exit__(
+        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def make_service(*, journal: Journal, config: BoardConfig, quiet_s: float) -> LootNRunService:
+    """The appliance's factory (``service.registry``); ``quiet_s`` is unused: no sensors."""
+    return LootNRunService(journal=journal, geometry=Geometry.of(config))

@@ -1,0 +1,154 @@
+"""The Loot N Run page in a real browser (Playwright on Debian's chromium) against a real
+waitress server in a thread: a game of three starts, everyone loots, and Anna's Run is
+entered card by card by tapping treasure pictures; a second phone follows live.
+
+Screenshots on a phone viewport go to ``$LOOTNRUN_SHOTS`` (default: the test's tmp dir).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.board.score_track import track_path
+from companion.web import create_app
+from tests.test_service import start, wait_until
+
+CHROMIUM = Path("/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+waitress = pytest.importorskip("waitress")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    """The mock appliance behind waitress on a free port of 127.0.0.1."""
+    appliance = start(tmp_path)
+    app = create_app(appliance.service, secret_key=os.urandom(32), appliance=appliance)
+    wsgi = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=wsgi.run, name="waitress", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{wsgi.effective_port}", appliance
+    finally:
+        appliance.service.closing = True  # as ``companion run`` does: live streams end
+        wsgi.close()
+        appliance.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def phone(browser: Any) -> Any:
+    page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return page
+
+
+def small_targets(page: Any) -> list[str]:
+    """Visible buttons, inputs and selects less than 44 px high (touch targets)."""
+    result: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('button, select, input[type=text], a.button')]
+            .filter((e) => e.offsetParent !== null && !e.closest('[hidden]'))
+            .filter((e) => e.getBoundingClientRect().height < 44)
+            .map((e) => e.id || e.className || e.textContent.trim())"""
+    )
+    return result
+
+
+def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
+    server, browser, tmp_path
+):
+    url, appliance = server
+    shots = Path(os.environ.get("LOOTNRUN_SHOTS", tmp_path))
+    anna = phone(browser)
+    anna.goto(f"{url}/lootnrun")
+
+    # A new game of three.
+    names = anna.locator("#setup-players .name")
+    anna.wait_for_selector("#setup-players .name")
+    for i, name in enumerate(["Anna", "Ben", "Cleo"]):
+        names.nth(i).fill(name)
+    assert small_targets(anna) == []
+    anna.click("#start-game")
+    anna.wait_for_selector("#act-loot")
+    assert "Anna's turn" in anna.inner_text("#turn")
+    assert appliance.hub.active == "lootnrun"  # the board shows the score track
+
+    # A second phone on the table follows live.
+    table = phone(browser)
+    table.goto(f"{url}/lootnrun")
+    table.wait_for_selector("#act-loot")
+
+    # Everyone loots a card (one tap each).
+    for who in ("Ben", "Cleo", "Anna"):
+        anna.click("#act-loot")
+        anna.wait_for_function(
+            "who => document.querySelector('#turn').innerText.includes(who + \"'s turn\")",
+            arg=who,
+        )
+
+    # Anna runs: card 1 shows a cup and a chest, card 2 a cup and two gems.
+    anna.click("#act-run")
+    anna.wait_for_selector("#sheet:not([hidden])")
+    anna.click(".pad button[data-type='1']")
+    anna.click(".pad button[data-type='2']")
+    anna.click("#next-card")
+    for treasure in ("1", "3", "3"):
+        anna.click(f".pad button[data-type='{treasure}']")
+    anna.wait_for_function("document.querySelector('#preview-points').textContent === '7'")
+    assert anna.locator(".card .sym.doubled").count() == 2  # both cups: doubled
+    assert "doubled" in anna.inner_text(".breakdown li.doubled")
+    assert anna.inner_text("#sheet-confirm") == "Run: 7 points"
+    assert small_targets(anna) == []
+    anna.screenshot(path=str(shots / "lootnrun-run.png"))
+
+    anna.click("#sheet-confirm")
+    anna.wait_for_selector("#sheet", state="hidden")
+    anna.wait_for_function("document.querySelector('#players li .score').textContent === '7'")
+    first = anna.locator("#history-list li").first.inner_text()
+    assert "Anna ran with 2 cards: 7 points (cup doubled)." in first
+    assert "+7 Anna" in first
+    assert "Ben's turn" in anna.inner_text("#turn")
+
+    # The other phone saw it without reloading.
+    table.wait_for_function("document.querySelector('#players li .score').textContent === '7'")
+    assert "Anna ran with 2 cards" in table.locator("#history-list li").first.inner_text()
+
+    # The chart has Anna's line; the LEDs show her token on space 7 of the track.
+    anna.click("#tab-chart")
+    assert anna.locator("#chart polyline.series").count() == 3
+    red_on_seven = track_path(12, 12, 35)[7]
+    wait_until(lambda: appliance.lights.last_frame[red_on_seven] == (255, 0, 0), timeout=5)
+    anna.click("#tab-list")
+    anna.evaluate("window.scrollTo(0, 0)")
+    anna.wait_for_timeout(1000)  # the token has slid to its space
+    anna.screenshot(path=str(shots / "lootnrun-after-run.png"))
+    assert small_targets(anna) == []
+    assert anna.errors == [] and table.errors == []
