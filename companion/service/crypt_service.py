@@ -1,0 +1,628 @@
+"""The Into the Crypt service: one thread owns the crypt game; the board and the page feed it.
+
+It follows the mummy game's service (``service.py``): every change goes through one
+queue, the loop applies it, commits the command to the journal (kind ``"crypt"``)
+before anyone sees its effects, and publishes a new version for the page (live
+stream) and the LEDs (``scene()``).  A restart resumes the unfinished game by replay.
+
+Where commands come from:
+
+* the **page**: cubes tapped in the placing phase, meeples put on corners, entering
+  the chamber, passing (a meeple's move is made on the board, never on the page);
+* the **board**: the tracker (``crypt_tracker.judge``) turns a touch (placing) or a
+  placed meeple into a command, applied once the board has been quiet for
+  ``quiet_s`` (figures slide over cells before they stop);
+* the **computer opponent** (optional, one seat): on its turn, when the board matches
+  the game, it chooses (``ai.choose_command``, fair: it reads only the open table)
+  after ``computer_delay_s`` so the players see one move at a time.  Its cube
+  placements need nothing on the board; its meeple must then be carried by a person:
+  the game waits, lighting the target cell ("put a figure here") and the meeple's old
+  cell ("take this away"), until the board matches again.
+
+Undo takes back the last command, and the computer's reply with it, so that a person
+is to move again.  After an undo nothing on the board counts as a move until the
+board has been put back as the game now is.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from companion.board.config import BoardConfig
+from companion.board.crypt_scene import PLAYER_COLOURS, crypt_scene
+from companion.board.debounce import OccupancyChange
+from companion.board.scene import Scene
+from companion.games.crypt.ai import choose_command
+from companion.games.crypt.board import square_name
+from companion.games.crypt.commands import Command, Move
+from companion.games.crypt.engine import RuleError, apply, make_setup, start_game
+from companion.games.crypt.events import Event
+from companion.games.crypt.moves import legal_moves
+from companion.games.crypt.narration import describe, name
+from companion.games.crypt.record import (
+    command_from_json,
+    command_to_json,
+    setup_from_json,
+    setup_to_json,
+)
+from companion.games.crypt.state import DEFAULT_COLOURS, Setup, State
+from companion.games.crypt.views import board_view, events_json, table_view
+
+from .crypt_tracker import CryptBoard, CryptJudgement, judge
+from .journal import Journal
+from .service import ServiceError
+
+log = logging.getLogger(__name__)
+
+KIND = "crypt"
+#: How many past moves the page shows.
+HISTORY = 8
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One accepted command in words, for the page."""
+
+    player: int
+    text: str
+    computer: bool
+
+
+@dataclass
+class CryptGame:
+    """One game: its journal id, setup, the computer's seat, commands and state."""
+
+    id: int
+    setup: Setup
+    computer: int | None
+    state: State
+    commands: list[Command] = field(default_factory=list)
+    history: list[LogEntry] = field(default_factory=list)
+    #: Events of the last accepted command (for the live page).
+    last_events: list[Event] = field(default_factory=list)
+
+    @classmethod
+    def started(cls, game_id: int, setup: Setup, computer: int | None) -> CryptGame:
+        state, events = start_game(setup)
+        return cls(game_id, setup, computer, state, last_events=events)
+
+    def accept(self, command: Command, state: State, events: list[Event]) -> None:
+        player = self.state.to_move
+        text = describe(events, self.setup.colours)
+        self.history.append(LogEntry(player, text, player == self.computer))
+        self.commands.append(command)
+        self.state = state
+        self.last_events = events
+
+    def setup_json(self) -> dict[str, Any]:
+        return {**setup_to_json(self.setup), "computer": self.computer}
+
+    @property
+    def undoable(self) -> bool:
+        """Whether a person has made a move to take back (the computer's alone are not
+        taken back: it would make them again)."""
+        return any(not entry.computer for entry in self.history)
+
+    @property
+    def computer_to_move(self) -> bool:
+        return not self.state.is_over and self.state.to_move == self.computer
+
+    @classmethod
+    def replayed(
+        cls, game_id: int, setup_data: dict[str, Any], commands: list[dict[str, Any]]
+    ) -> CryptGame:
+        """Rebuild a game from the journal: same state, same turn, same history."""
+        setup = setup_from_json(setup_data)
+        computer = setup_data.get("computer")
+        if computer is not None and not (isinstance(computer, int) and 0 <= computer < 4):
+            raise ValueError(f"bad computer seat {computer!r}")
+        game = cls.started(game_id, setup, computer)
+        for data in commands:
+            command = command_from_json(data)
+            state, events = apply(game.state, command)
+            game.accept(command, state, events)
+        return game
+
+
+@dataclass
+class _Request:
+    kind: str
+    payload: Any = None
+    role: str = ""
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class CryptPublished:
+    """One published moment: the version number and everything the page may read."""
+
+    version: int
+    game_id: int
+    state: State
+    events: tuple[Event, ...]
+    judgement: CryptJudgement
+    computer: int | None
+    history: tuple[LogEntry, ...]
+    undoable: bool
+    computer_thinking: bool
+
+
+class CryptService:
+    """Owns the running crypt game, the board's occupancy (while the board plays the
+    crypt) and the game's journal entries; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        journal: Journal,
+        board: CryptBoard,
+        clock: Callable[[], float] = time.monotonic,
+        quiet_s: float = 0.25,
+        computer_delay_s: float = 0.6,
+    ) -> None:
+        # The mummy game's loop commits on the shared connection from its own thread;
+        # a connection of our own keeps the two loops' transactions apart (SQLite
+        # serialises the writers; WAL lets both read).
+        self._own_journal = journal.path != ":memory:"
+        self.journal = Journal(journal.path) if self._own_journal else journal
+        self.board = board
+        self.clock = clock
+        self.quiet_s = quiet_s
+        self.computer_delay_s = computer_delay_s
+        self.started_at = clock()
+        self._queue: queue.Queue[_Request] = queue.Queue()
+        self._occupied: set[int] = set()
+        self._last_change = 0.0
+        self._pending: tuple[Command, frozenset[int]] | None = None
+        #: The square last touched by a magnet in the placing phase (see the tracker).
+        self._touched: int | None = None
+        #: After an undo, placements are not judged until the board matches the game.
+        self._after_undo = False
+        #: When the computer opponent makes its move (None: it is not waiting to).
+        self._computer_at: float | None = None
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        #: Set when the service shuts down: live streams end.
+        self.closing = False
+        self.game = self._resume_or_new()
+        self._published = self._snapshot(0, [])
+
+    # -- starting --------------------------------------------------------------------
+
+    def _resume_or_new(self) -> CryptGame:
+        stored = self.journal.unfinished(KIND)
+        if stored is not None:
+            try:
+                game = CryptGame.replayed(stored.id, stored.setup, stored.commands)
+            except (ValueError, KeyError, TypeError) as exc:
+                log.error("could not resume crypt game %d (%s): starting anew", stored.id, exc)
+            else:
+                log.info("resumed crypt game %d after %d commands", stored.id, len(stored.commands))
+                return game
+        return self._new_game(players=2)
+
+    def _new_game(
+        self,
+        *,
+        players: int = 2,
+        colours: list[str] | None = None,
+        first_player: int = 0,
+        computer: int | None = None,
+        seed: int | None = None,
+    ) -> CryptGame:
+        names = tuple(colours) if colours else DEFAULT_COLOURS[:players]
+        unknown = [c for c in names if c not in PLAYER_COLOURS]
+        if unknown:
+            offered = ", ".join(PLAYER_COLOURS)
+            raise ServiceError(f"{unknown[0]!r} is not a colour here: choose from {offered}.")
+        if computer is not None and not 0 <= computer < players:
+            raise ServiceError(f"The computer plays one of the players 1 to {players}.")
+        if seed is None:  # the computer's tie-breaks differ from game to game
+            seed = int.from_bytes(os.urandom(4), "little")
+        setup = make_setup(players, first_player, seed=seed, colours=names)
+        game = CryptGame.started(0, setup, computer)
+        game.id = self.journal.new_game(KIND, game.setup_json())
+        log.info("new crypt game %d: %s", game.id, ", ".join(names))
+        return game
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="crypt", daemon=True)
+            self._thread.start()
+            # A resumed game may be the computer's turn: publish once to wake it.
+            self._queue.put(_Request("wake"))
+
+    # -- requests (any thread) ---------------------------------------------------------
+
+    def submit(self, command: Command, *, role: str = "page", timeout: float = 5.0) -> list[Event]:
+        """Apply a command from the page; RuleError/ServiceError with a player message."""
+        return list(self._call("command", command, role, timeout))
+
+    def new_game(
+        self,
+        *,
+        players: int = 2,
+        colours: list[str] | None = None,
+        first_player: int = 0,
+        computer: int | None = None,
+        seed: int | None = None,
+        timeout: float = 5.0,
+    ) -> int:
+        """Start a new game (the unfinished one ends); returns its journal id.
+
+        ``computer``: the seat the computer opponent plays (None: people play all);
+        ``seed``: the computer's tie-breaks (None: a random one).
+        """
+        options = {
+            "players": players,
+            "colours": colours,
+            "first_player": first_player,
+            "computer": computer,
+            "seed": seed,
+        }
+        return int(self._call("new_game", options, "page", timeout))
+
+    def undo(self, timeout: float = 5.0) -> bool:
+        """Take back the last command (and the computer's reply to it)."""
+        return bool(self._call("undo", None, "page", timeout))
+
+    def set_occupied(self, positions: frozenset[int]) -> None:
+        """The whole board as it stands (when the board is given to this game)."""
+        self._queue.put(_Request("snapshot", frozenset(positions)))
+
+    def occupancy(self, change: OccupancyChange) -> None:
+        """A settled sensor change (called from the sensor thread)."""
+        self._queue.put(_Request("occupancy", change))
+
+    def _call(self, kind: str, payload: Any, role: str, timeout: float) -> Any:
+        request = _Request(kind, payload, role)
+        if self._thread is None or not self._thread.is_alive():
+            self._handle(request)
+        else:
+            self._queue.put(request)
+            if not request.done.wait(timeout):
+                raise ServiceError("The companion is busy: try again.")
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    # -- reading (any thread) ------------------------------------------------------------
+
+    @property
+    def published(self) -> CryptPublished:
+        return self._published
+
+    def wait_for_change(self, version: int, timeout: float) -> CryptPublished:
+        """Block until a version newer than ``version`` is published (or the timeout,
+        or the service closing)."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: self._published.version > version or self.closing, timeout
+            )
+            return self._published
+
+    def view(self, published: CryptPublished | None = None) -> dict[str, Any]:
+        """The JSON-safe view for the page: the whole table (all is open information),
+        the legal commands of a person to move, the board's state and the last moves."""
+        p = self._published if published is None else published
+        state, judgement = p.state, p.judgement
+        view = table_view(state)
+        colours = state.setup.colours
+        person_to_move = not state.is_over and state.to_move != p.computer
+        view["version"] = p.version
+        view["game_id"] = p.game_id
+        view["computer"] = p.computer
+        view["computer_thinking"] = p.computer_thinking
+        view["hints"] = [c.to_json() for c in legal_moves(state)] if person_to_move else []
+        view["can_undo"] = p.undoable
+        view["colours_available"] = list(PLAYER_COLOURS)
+        view["layout"] = board_view()
+        view["history"] = [
+            {"player": e.player, "text": e.text, "computer": e.computer} for e in p.history
+        ]
+        last = next((e for e in reversed(p.history) if e.computer), None)
+        view["last_computer"] = last.text if last is not None else None
+        view["events"] = events_json(list(p.events))
+        message = judgement.message
+        if state.is_over:
+            message = p.history[-1].text if p.history else None
+        elif p.computer_thinking and judgement.matches:
+            message = f"{name(colours, state.to_move)}, the computer, is thinking."
+        view["board"] = {
+            "matches": judgement.matches,
+            "message": message,
+            "lifted": self._square_names(judgement.lifted),
+            "errors": self._square_names(judgement.errors),
+            "hints": self._square_names(judgement.hints),
+            "missing": self._square_names(judgement.missing),
+            "unexpected": self._square_names(judgement.unexpected),
+            "touch": square_name(judgement.touch) if judgement.touch is not None else None,
+        }
+        return view
+
+    def _square_names(self, positions: frozenset[int]) -> list[str]:
+        """Positions as square names (or the board's name for those off the 8x8)."""
+        return [self.board.name(pos) for pos in sorted(positions)]
+
+    def scene(self) -> Scene:
+        """What the LEDs should show now (pure data for the renderer)."""
+        published = self._published
+        j = published.judgement
+        return crypt_scene(
+            published.state,
+            self.board.positions,
+            hints=j.hints,
+            lifted=j.lifted,
+            errors=j.errors,
+            missing=j.missing,
+            unexpected=j.unexpected,
+            touch=j.touch,
+            cells=self.board.cells_by_square,
+        )
+
+    def status(self) -> dict[str, Any]:
+        published = self._published
+        state = published.state
+        return {
+            "status": "ok",
+            "game": {
+                "id": published.game_id,
+                "phase": state.phase.value,
+                "ply": state.ply,
+                "over": state.is_over,
+            },
+            "board": {"matches": published.judgement.matches},
+            "version": published.version,
+            "uptime_s": round(self.clock() - self.started_at, 1),
+        }
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            timeout = 0.5
+            now = self.clock()
+            if self._pending is not None:
+                timeout = min(timeout, self._last_change + self.quiet_s - now)
+            if self._computer_at is not None:
+                timeout = min(timeout, self._computer_at - now)
+            try:
+                request = self._queue.get(timeout=max(0.0, timeout))
+            except queue.Empty:
+                request = None
+            if request is not None:
+                self._handle(request)
+            self._apply_pending()
+            self._computer_move()
+
+    def _handle(self, request: _Request) -> None:
+        try:
+            if request.kind == "command":
+                request.result = self._command(request.payload, request.role)
+            elif request.kind == "occupancy":
+                self._on_occupancy(request.payload)
+            elif request.kind == "snapshot":
+                self._occupied = set(request.payload)
+                self._last_change = self.clock()
+                self._publish([])
+            elif request.kind == "new_game":
+                self.game = self._new_game(**request.payload)
+                self._reset_board_memory()
+                self._publish(self.game.last_events)
+                request.result = self.game.id
+            elif request.kind == "undo":
+                request.result = self._undo()
+            elif request.kind == "wake":
+                self._publish([])
+            elif request.kind == "stop":
+                self._stop.set()
+        except (RuleError, ServiceError) as exc:
+            request.error = exc
+        except Exception as exc:  # never let one bad request kill the loop
+            log.exception("crypt request %s failed", request.kind)
+            request.error = ServiceError(f"Something went wrong: {exc}")
+        finally:
+            request.done.set()
+
+    def _command(self, command: Command, role: str) -> tuple[Event, ...]:
+        game = self.game
+        state = game.state
+        if role == "page":
+            self._check_page_command(command, state)
+        new_state, events = apply(state, command)
+        self.journal.append(game.id, command_to_json(command))
+        if new_state.is_over:
+            self.journal.end_game(game.id)
+        game.accept(command, new_state, events)
+        self._touched = None
+        self._publish(events)
+        return tuple(events)
+
+    def _check_page_command(self, command: Command, state: State) -> None:
+        """Refuse what the page may not do now, in player words."""
+        if state.is_over:
+            raise ServiceError("The game is over: start a new game.")
+        colours = state.setup.colours
+        if state.to_move == self.game.computer:
+            raise ServiceError(
+                f"It is {name(colours, state.to_move)}'s turn: the computer is playing."
+            )
+        if isinstance(command, Move):
+            raise ServiceError("Move your meeple on the board: the sensors see where it goes.")
+        judgement = self._published.judgement
+        if not judgement.matches:
+            raise ServiceError(judgement.message or "Put the board right first.")
+        if judgement.touch is not None:
+            raise ServiceError(
+                f"A magnet rests on {square_name(judgement.touch)}: lift it first "
+                "(that places the cube there)."
+            )
+        if judgement.lifted:
+            start = square_name(state.meeples[state.to_move])
+            raise ServiceError(
+                f"Put {name(colours, state.to_move)}'s meeple back on {start} first."
+            )
+
+    def _undo(self) -> bool:
+        """Take back commands until a person is to move (or nothing is left)."""
+        game = self.game
+        if not game.undoable:
+            return False
+        removed = self.journal.undo(game.id)
+        if removed is None:  # pragma: no cover - the journal holds every accepted command
+            return False
+        stored = self.journal.load(game.id)
+        commands = stored.commands
+        replayed = CryptGame.replayed(stored.id, stored.setup, commands)
+        while replayed.computer_to_move and commands:
+            self.journal.undo(game.id)
+            commands = commands[:-1]
+            replayed = CryptGame.replayed(stored.id, stored.setup, commands)
+        self.game = replayed
+        self._reset_board_memory()
+        self._after_undo = True
+        log.info("crypt: undid %s", removed)
+        self._publish([])
+        return True
+
+    def _reset_board_memory(self) -> None:
+        self._touched = None
+        self._pending = None
+        self._computer_at = None
+        self._after_undo = False
+
+    def _on_occupancy(self, change: OccupancyChange) -> None:
+        if change.occupied:
+            self._occupied.add(change.position)
+        else:
+            self._occupied.discard(change.position)
+        self._last_change = self.clock()
+        self._publish([])
+
+    def _apply_pending(self) -> None:
+        pending = self._pending
+        if pending is None or self.clock() < self._last_change + self.quiet_s:
+            return
+        self._pending = None
+        command, occupied = pending
+        if occupied != frozenset(self._occupied):
+            return
+        try:
+            self._command(command, "board")
+        except RuleError as exc:  # the game moved on meanwhile: judge again
+            log.warning("crypt: placement no longer legal: %s", exc)
+            self._publish([])
+
+    def _computer_move(self) -> None:
+        due = self._computer_at
+        if due is None or self.clock() < due:
+            return
+        self._computer_at = None
+        if not self._computer_may_move():
+            return
+        state = self.game.state
+        command = choose_command(state, seed=self.game.setup.seed)
+        try:
+            self._command(command, "computer")
+        except RuleError:  # pragma: no cover - the computer picks only legal commands
+            log.exception("crypt: the computer's command was refused")
+
+    def _computer_may_move(self) -> bool:
+        judgement = self._published.judgement
+        return (
+            self.game.computer_to_move
+            and judgement.matches
+            and judgement.touch is None
+            and not judgement.lifted
+            and not self._after_undo
+        )
+
+    # -- judging and publishing ----------------------------------------------------------
+
+    def _judge(self) -> CryptJudgement:
+        state, occupied = self.game.state, frozenset(self._occupied)
+        if self._after_undo:
+            judgement = judge(state, occupied, self.board, placements=False)
+            if not judgement.matches:
+                return judgement
+            self._after_undo = False
+        placements = not self.game.computer_to_move
+        judgement = judge(state, occupied, self.board, touched=self._touched, placements=placements)
+        if judgement.touch is not None:
+            self._touched = judgement.touch
+        elif judgement.command is None:
+            self._touched = None
+        return judgement
+
+    def _snapshot(self, version: int, events: list[Event]) -> CryptPublished:
+        game = self.game
+        return CryptPublished(
+            version=version,
+            game_id=game.id,
+            state=game.state,
+            events=tuple(events),
+            judgement=self._judge(),
+            computer=game.computer,
+            history=tuple(game.history[-HISTORY:]),
+            undoable=game.undoable,
+            computer_thinking=game.computer_to_move,
+        )
+
+    def _publish(self, events: list[Event]) -> None:
+        published = self._snapshot(self._published.version + 1, events)
+        command = published.judgement.command
+        self._pending = (command, frozenset(self._occupied)) if command is not None else None
+        with self._changed:
+            self._published = published
+            self._changed.notify_all()
+        if self._computer_may_move():
+            if self._computer_at is None:
+                self._computer_at = self.clock() + self.computer_delay_s
+        else:
+            self._computer_at = None
+
+    # -- stopping ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._changed:
+            self.closing = True
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._queue.put(_Request("stop"))
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self._own_journal:
+            self.journal.close()
+
+    def __enter__(self) -> CryptService:
+        return self
+
+    def __exit__(
+        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def make_service(
+    *,
+    journal: Journal,
+    config: BoardConfig,
+    quiet_s: float = 0.25,
+    computer_delay_s: float = 0.6,
+) -> CryptService:
+    """The crypt's service for the appliance (``registry.py`` finds it by this name)."""
+    board = CryptBoard(config.columns, config.rows, config.camp_slots, config.sarcophagus_slots)
+    return CryptService(
+        journal=journal, board=board, quiet_s=quiet_s, computer_delay_s=computer_delay_s
+    )

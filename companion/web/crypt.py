@@ -1,0 +1,234 @@
+"""``/crypt``: Into the Crypt on the board, run from a phone.
+
+The page shows the 8x8 board (cubes in player colours, locks, meeples, hints), the
+score, whose turn it is, the computer opponent's last move, and what the board asks
+for; in the placing phase a tap on a square places a cube, a tap on a corner puts a
+meeple down; buttons enter the chamber or pass when that is legal, undo, start a new
+game (2 or 4 players, colours, first player, a computer opponent) and give the board
+to the crypt or back to the maze.  Everything in this game is open information, so
+every phone sees the same view.
+
+JSON API (all answers are the page's view, or ``{"error": message}``):
+
+===========================  ====================================================
+``GET  /crypt/api/state``    the view
+``GET  /crypt/api/stream``   server-sent events: the view after every change
+``POST /crypt/api/command``  ``{"kind": "place_cube", "square": "c3"}`` ...
+``POST /crypt/api/new``      ``{"players": 2, "colours": [...], "first_player": 0,
+                             "computer": 1}``; gives the board to the crypt
+``POST /crypt/api/undo``     take back the last move (and the computer's reply)
+``POST /crypt/api/board``    ``{"game": "crypt"}`` or ``{"game": "mummy"}``
+===========================  ====================================================
+
+A POST must be a JSON object sent as ``application/json`` (which also keeps other
+sites' plain form posts out).  A request the rules or the board refuse answers 409, a
+malformed one 400, and 503 when this companion runs no crypt game; every error is
+``{"error": "<a sentence for the players>"}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    jsonify,
+    render_template,
+    request,
+    stream_with_context,
+)
+from flask.typing import ResponseReturnValue
+
+from companion.games.crypt.commands import parse_command
+from companion.games.crypt.engine import RuleError
+from companion.service.crypt_service import CryptPublished, CryptService
+from companion.service.service import ServiceError
+
+from .context import hub
+
+bp = Blueprint("crypt", __name__, url_prefix="/crypt")
+
+#: Seconds between checks of the board's owner on an idle stream, and a keepalive.
+STREAM_POLL_S = 2.0
+KEEPALIVE_S = 15.0
+#: What ``/crypt/api/new`` accepts.
+NEW_GAME_KEYS = frozenset({"players", "colours", "first_player", "computer"})
+#: How long a request that gives the board to the crypt waits for its first judgement.
+ACTIVATE_WAIT_S = 0.5
+
+
+def init_app(app: Flask) -> None:
+    """Attach the crypt page and its API (``create_app`` calls this)."""
+    app.register_blueprint(bp)
+
+
+def crypt_service() -> CryptService:
+    """The running crypt service, or 503 when the companion runs none."""
+    games = hub()
+    if games is None or "crypt" not in games.services:
+        abort(503, "Into the Crypt is not running on this companion.")
+    service: CryptService = games.service("crypt")
+    return service
+
+
+def _board_state() -> dict[str, Any]:
+    games = hub()
+    active = games.active if games is not None else None
+    return {
+        "active_game": active,
+        "plays_crypt": active == "crypt",
+        "games": sorted(games.services) if games is not None else [],
+    }
+
+
+def _view(published: CryptPublished | None = None) -> dict[str, Any]:
+    view = crypt_service().view(published)
+    view["board"].update(_board_state())
+    return view
+
+
+def _give_board_to(service: CryptService, game: str) -> None:
+    """Activate ``game`` on the board; when that is the crypt, wait (briefly) until it
+    has judged the board as it stands, so the answer already says what to put right."""
+    games = hub()
+    if games is None or games.active == game:
+        return
+    version = service.published.version
+    games.activate(game)
+    if game == "crypt":
+        service.wait_for_change(version, ACTIVATE_WAIT_S)
+
+
+def _refused(message: str) -> ResponseReturnValue:
+    return jsonify({"error": message}), 409
+
+
+def _bad(message: str) -> ResponseReturnValue:
+    return jsonify({"error": message}), 400
+
+
+def _json_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, "send a JSON object")
+    return data
+
+
+@bp.errorhandler(400)
+@bp.errorhandler(503)
+def _error(exc: Any) -> ResponseReturnValue:
+    return jsonify({"error": getattr(exc, "description", str(exc))}), exc.code
+
+
+@bp.get("")
+def page() -> ResponseReturnValue:
+    return render_template("crypt.html")
+
+
+@bp.get("/api/state")
+def state() -> ResponseReturnValue:
+    return jsonify(_view())
+
+
+@bp.post("/api/command")
+def command() -> ResponseReturnValue:
+    service = crypt_service()
+    try:
+        parsed = parse_command(_json_body())
+    except ValueError as exc:
+        return _bad(str(exc))
+    try:
+        service.submit(parsed)
+    except (RuleError, ServiceError) as exc:
+        return _refused(str(exc))
+    return jsonify(_view())
+
+
+@bp.post("/api/new")
+def new_game() -> ResponseReturnValue:
+    service = crypt_service()
+    data = _json_body()
+    unknown = sorted(set(data) - NEW_GAME_KEYS)
+    if unknown:
+        return _bad(f"unknown setting {unknown[0]!r}: use {', '.join(sorted(NEW_GAME_KEYS))}")
+    players = data.get("players", 2)
+    first = data.get("first_player", 0)
+    computer = data.get("computer")
+    colours = data.get("colours")
+    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 4):
+        return _bad('"players" must be 2 or 4')
+    if not isinstance(first, int) or isinstance(first, bool):
+        return _bad('"first_player" must be a player number (0 for the first)')
+    if computer is not None and (not isinstance(computer, int) or isinstance(computer, bool)):
+        return _bad('"computer" must be a player number or null')
+    if colours is not None and (
+        not isinstance(colours, list) or not all(isinstance(c, str) for c in colours)
+    ):
+        return _bad('"colours" must be a list of colour names')
+    if colours is not None and len(colours) != players:
+        return _bad(f"give {players} colours, one per player")
+    try:
+        service.new_game(players=players, colours=colours, first_player=first, computer=computer)
+    except (RuleError, ServiceError) as exc:
+        return _refused(str(exc))
+    _give_board_to(service, "crypt")
+    return jsonify(_view())
+
+
+@bp.post("/api/undo")
+def undo() -> ResponseReturnValue:
+    service = crypt_service()
+    try:
+        undone = service.undo()
+    except (RuleError, ServiceError) as exc:
+        return _refused(str(exc))
+    if not undone:
+        return _refused("There is no move of yours to take back.")
+    return jsonify(_view())
+
+
+@bp.post("/api/board")
+def board() -> ResponseReturnValue:
+    """Give the board (sensors and LEDs) to the crypt or back to another game."""
+    crypt_service()
+    game = _json_body().get("game")
+    games = hub()
+    if not isinstance(game, str) or game not in games.services:
+        known = ", ".join(sorted(games.services))
+        return _bad(f'"game" must be one of {known}')
+    _give_board_to(crypt_service(), game)
+    return jsonify(_view())
+
+
+@bp.get("/api/stream")
+def stream() -> ResponseReturnValue:
+    """The view now and after every change (and when the board changes hands)."""
+    service = crypt_service()
+    games = hub()
+    start = request.headers.get("Last-Event-ID", "")
+    version = int(start) if start.isdigit() else -1
+
+    def generate() -> Iterator[str]:
+        nonlocal version
+        owner = games.active
+        idle = 0.0
+        published = service.published
+        while not service.closing:
+            if published.version != version or games.active != owner:
+                version, owner, idle = published.version, games.active, 0.0
+                view = service.view(published)
+                view["board"].update(_board_state())
+                yield f"id: {version}\ndata: {json.dumps(view)}\n\n"
+            elif idle >= KEEPALIVE_S:
+                idle = 0.0
+                yield ": keepalive\n\n"
+            published = service.wait_for_change(version, STREAM_POLL_S)
+            idle += STREAM_POLL_S
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)

@@ -1,0 +1,263 @@
+// Into the Crypt: draws the board and the score from the view, sends taps as commands.
+"use strict";
+
+const FILES = "abcdefgh";
+const COLOURS = {red: "#e23b2e", blue: "#2f6fe0", green: "#2faa3f", yellow: "#f2c200",
+                 violet: "#8e4de0", turquoise: "#17b6b6", orange: "#f07a10"};
+const PHASES = {placing_cubes: "placing cubes", placing_meeples: "placing meeples",
+                moving: "moving", game_over: "game over"};
+const $ = id => document.getElementById(id);
+
+let view = null;
+const squares = {};
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+function cap(s) { return s ? s.charAt(0).toUpperCase() + s.slice(1) : s; }
+function colourOf(name) { return COLOURS[name] || "#e0a84a"; }
+function playerName(v, p) {
+  return cap(v.players[p].colour) + (v.computer === p ? " (computer)" : "");
+}
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
+                                          body: JSON.stringify(body)};
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    showError("The companion cannot be reached.");
+    return null;
+  }
+  const data = await res.json().catch(() => ({error: `The companion answered ${res.status}.`}));
+  if (!res.ok) { showError(data.error || `The companion answered ${res.status}.`); return null; }
+  showError("");
+  render(data);
+  return data;
+}
+
+function showError(text) {
+  const el = $("error");
+  el.textContent = text;
+  el.hidden = !text;
+}
+
+function buildBoard() {
+  const board = $("board");
+  for (let rank = 8; rank >= 1; rank--) {
+    for (let f = 0; f < 8; f++) {
+      const name = FILES[f] + rank;
+      const el = document.createElement("button");
+      el.type = "button";
+      el.className = "sq";
+      el.dataset.square = name;
+      el.setAttribute("role", "gridcell");
+      el.addEventListener("click", () => tap(name));
+      if (f === 0) el.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank}</span>`);
+      if (rank === 1) el.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[f]}</span>`);
+      const piece = document.createElement("span");
+      piece.className = "piece";
+      el.appendChild(piece);
+      board.appendChild(el);
+      squares[name] = el;
+    }
+  }
+}
+
+function tap(name) {
+  if (!view || view.over) return;
+  const hint = view.hints.find(h => h.square === name || h.corner === name);
+  if (hint) { api("/crypt/api/command", hint); return; }
+  if (view.phase === "placing_cubes") {
+    api("/crypt/api/command", {kind: "place_cube", square: name});  // the reason comes back
+  } else if (view.phase === "placing_meeples") {
+    api("/crypt/api/command", {kind: "place_meeple", corner: name});
+  } else if (view.phase === "moving") {
+    showError("Move the meeple on the board: lift it and put it down on its new space.");
+  }
+}
+
+let shownPly = -1;
+function render(v) {
+  if (v.ply !== shownPly || v.game_id !== (view && view.game_id)) showError("");  // the game moved on
+  shownPly = v.ply;
+  view = v;
+  const b = v.board;
+  const cubes = {}, meeples = {};
+  v.players.forEach((p, i) => {
+    p.cubes_on_board.forEach(s => { cubes[s] = p.colour; });
+    if (p.meeple) meeples[p.meeple] = i;
+  });
+  const locks = new Set(v.locks), crypt = new Set(v.layout.crypt), green = new Set(v.layout.green);
+  // While the board disagrees with the game, only what to put right is marked.
+  const hints = b.matches ? v.hints : [];
+  const hintSquares = new Set(hints.map(h => h.square || h.corner || h.to).filter(Boolean));
+  b.hints.forEach(s => hintSquares.add(s));
+  const marks = {lifted: new Set(b.lifted), error: new Set(b.errors), missing: new Set(b.missing),
+                 unexpected: new Set(b.unexpected)};
+  for (const [name, el] of Object.entries(squares)) {
+    const piece = el.querySelector(".piece");
+    let label = name;
+    piece.className = "piece";
+    piece.style.background = "";
+    const placeable = v.phase === "placing_cubes";
+    const isTouch = b.touch === name;
+    if (meeples[name] !== undefined) {
+      const p = meeples[name];
+      piece.className = "piece meeple";
+      piece.style.background = colourOf(v.players[p].colour);
+      label += `, ${v.players[p].colour} meeple`;
+    } else if (cubes[name] || isTouch) {
+      const owner = cubes[name] || v.players[(v.to_move + 1) % v.players.length].colour;
+      piece.className = "piece cube";
+      piece.style.background = colourOf(owner);
+      label += `, ${owner} cube`;
+    } else if (locks.has(name)) {
+      piece.className = "piece lock";
+      label += ", lock";
+    }
+    el.classList.toggle("green", green.has(name));
+    el.classList.toggle("crypt", crypt.has(name));
+    el.classList.toggle("touch", isTouch);
+    el.classList.toggle("hint", hintSquares.has(name));
+    el.classList.toggle("has-piece", piece.className !== "piece");
+    for (const [cls, set] of Object.entries(marks)) el.classList.toggle(cls, set.has(name));
+    if (hintSquares.has(name)) label += placeable ? ", a cube may go here" : ", possible";
+    el.setAttribute("aria-label", label);
+  }
+  renderScores(v);
+  renderTurn(v);
+  $("message").textContent = b.message || "";
+  const canEnter = hints.some(h => h.kind === "enter_chamber");
+  const canPass = hints.some(h => h.kind === "pass");
+  $("enter").hidden = !canEnter;
+  $("pass").hidden = !canPass;
+  $("undo").disabled = !v.can_undo;
+  const cm = $("computer-move");
+  cm.hidden = !v.last_computer;
+  cm.textContent = v.last_computer ? `Computer: ${v.last_computer}` : "";
+  const hist = $("history");
+  hist.setAttribute("start", v.ply);
+  hist.replaceChildren(...v.history.slice().reverse().slice(0, 5).map(e => {
+    const li = document.createElement("li");
+    li.textContent = e.text;
+    return li;
+  }));
+  renderBoardUse(b);
+  fillSetup(v);
+}
+
+function renderScores(v) {
+  const el = $("scores");
+  el.replaceChildren(...v.players.map((p, i) => {
+    const div = document.createElement("div");
+    div.className = "player";
+    if (!v.over && v.to_move === i) div.classList.add("to-move");
+    if (v.winners.includes(i)) div.classList.add("winner");
+    const placing = v.players.find(q => q.placed_by === i);
+    const detail = v.phase === "placing_cubes" ? `${plural(placing ? placing.cubes_in_hand : 0, "cube")} to place`
+      : `${plural(p.cubes_on_board.length, "cube")} left` + (p.locks ? ` · ${plural(p.locks, "lock")}` : "")
+        + (p.white_meeple ? " · white meeple" : "");
+    div.innerHTML = `<span class="dot"></span><span class="who"></span><span class="points"></span>`;
+    div.querySelector(".dot").style.background = colourOf(p.colour);
+    const who = div.querySelector(".who");
+    who.textContent = playerName(v, i);
+    const small = document.createElement("small");
+    small.textContent = detail;
+    who.appendChild(small);
+    div.querySelector(".points").textContent = p.score;
+    div.setAttribute("aria-label", `${playerName(v, i)}: ${p.score} points, ${detail}`);
+    return div;
+  }));
+}
+
+function renderTurn(v) {
+  const el = $("turn");
+  if (v.over) {
+    const names = v.winners.map(p => cap(v.players[p].colour));
+    el.innerHTML = "";
+    const strong = document.createElement("strong");
+    strong.textContent = names.length > 1 ? `${names.join(" and ")} share the win` : `${names[0]} wins`;
+    el.append("Game over: ", strong);
+    return;
+  }
+  const strong = document.createElement("strong");
+  strong.textContent = playerName(v, v.to_move);
+  el.replaceChildren(strong, ` to play · ${PHASES[v.phase]} · locks left: ${v.locks_left}`);
+}
+
+function renderBoardUse(b) {
+  const mine = b.plays_crypt;
+  $("board-game").textContent = mine ? "The board plays Into the Crypt: lay the crypt sheet over the maze."
+    : (b.active_game ? `The board plays ${b.active_game === "mummy" ? "the mummy maze" : b.active_game}.`
+                     : "No board is connected.");
+  $("play-here").hidden = mine || !b.active_game;
+  $("back-to-maze").hidden = !mine || !b.games.includes("mummy");
+}
+
+let setupFilled = false;
+let computerChoice = "1";  // by default the computer plays player 2
+function fillSetup(v) {
+  if (setupFilled) return;
+  setupFilled = true;
+  const seats = $("seats");
+  const defaults = ["red", "blue", "green", "yellow"];
+  for (let i = 0; i < 4; i++) {
+    const label = document.createElement("label");
+    label.className = "seat";
+    label.textContent = `Player ${i + 1} `;
+    const sel = document.createElement("select");
+    sel.name = `colour${i}`;
+    v.colours_available.forEach(c => sel.add(new Option(cap(c), c, false, c === defaults[i])));
+    sel.addEventListener("change", updateSeatOptions);
+    label.appendChild(sel);
+    seats.appendChild(label);
+  }
+  document.querySelectorAll("input[name=players]").forEach(r => r.addEventListener("change", updateSeatOptions));
+  updateSeatOptions();
+}
+
+function setupPlayers() { return +document.querySelector("input[name=players]:checked").value; }
+function setupColours() {
+  return [...document.querySelectorAll("#seats select")].slice(0, setupPlayers()).map(s => s.value);
+}
+
+function updateSeatOptions() {
+  const n = setupPlayers();
+  $("seats").dataset.players = n;
+  const colours = setupColours();
+  const first = $("first-player"), comp = $("computer");
+  const keepFirst = first.value;
+  first.replaceChildren(...colours.map((c, i) => new Option(`Player ${i + 1} (${cap(c)})`, i)));
+  comp.replaceChildren(new Option("None: people play every seat", ""),
+                       ...colours.map((c, i) => new Option(`Plays player ${i + 1} (${cap(c)})`, i)));
+  first.value = keepFirst !== "" && +keepFirst < n ? keepFirst : "0";
+  comp.value = computerChoice !== "" && +computerChoice < n ? computerChoice : "";
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  const comp = $("computer").value;
+  const colours = setupColours();
+  if (new Set(colours).size !== colours.length) { showError("Every player needs a colour of their own."); return; }
+  const data = await api("/crypt/api/new", {players: setupPlayers(), colours,
+                                           first_player: +$("first-player").value,
+                                           computer: comp === "" ? null : +comp});
+  if (data) $("setup").open = false;
+}
+
+function connect() {
+  if (!window.EventSource) { setInterval(() => api("/crypt/api/state"), 1000); return; }
+  const source = new EventSource("/crypt/api/stream");
+  source.onmessage = ev => render(JSON.parse(ev.data));
+  source.onerror = () => { /* the browser reconnects by itself */ };
+}
+
+buildBoard();
+$("enter").addEventListener("click", () => api("/crypt/api/command", {kind: "enter_chamber"}));
+$("pass").addEventListener("click", () => api("/crypt/api/command", {kind: "pass"}));
+$("undo").addEventListener("click", () => api("/crypt/api/undo", {}));
+$("play-here").addEventListener("click", () => api("/crypt/api/board", {game: "crypt"}));
+$("back-to-maze").addEventListener("click", () => api("/crypt/api/board", {game: "mummy"}));
+$("computer").addEventListener("change", ev => { computerChoice = ev.target.value; });
+$("setup-form").addEventListener("submit", startGame);
+api("/crypt/api/state").then(connect);

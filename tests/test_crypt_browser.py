@@ -1,0 +1,100 @@
+"""A short browser test of /crypt: start a game against the computer, tap a square.
+
+Runs the real page in Debian's Chromium through Playwright against the mock appliance
+served by a werkzeug server in a thread; skipped where either is missing.  The
+screenshot at phone size (390x844) is kept in the test's tmp directory (and in
+``$CRYPT_SCREENSHOT`` if set) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.web import create_app
+from tests.test_crypt_service import crypt, start
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at " + CHROMIUM)
+
+
+@pytest.fixture
+def served(tmp_path) -> Iterator[tuple[str, object]]:
+    from werkzeug.serving import make_server
+
+    appliance = start(tmp_path)
+    crypt(appliance).computer_delay_s = 0.2
+    app = create_app(appliance.service, secret_key=b"k" * 32, appliance=appliance)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", appliance
+    finally:
+        appliance.close()  # ends the live streams first
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+def test_a_game_against_the_computer_on_a_phone(served, tmp_path):
+    base, appliance = served
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{base}/crypt")
+            page.wait_for_selector(".sq[data-square=a8]")
+            assert page.locator(".sq").count() == 64
+            assert page.locator(".sq .lock").count() == 4
+
+            page.click("#setup summary")
+            assert page.locator("#computer").input_value() == "1"  # the computer plays Blue
+            page.click("#setup-form button[type=submit]")
+            page.wait_for_selector("#back-to-maze:not([hidden])")
+            assert appliance.hub.active == "crypt"
+            page.wait_for_function(
+                "document.getElementById('message').textContent.includes('camp slot 1')"
+            )
+            for position in sorted(appliance.mock_board.occupied):  # clear the maze figures
+                appliance.mock_board.lift(position)
+            page.wait_for_function(
+                "document.getElementById('message').textContent.startsWith('Red places')"
+            )
+
+            page.click(".sq[data-square=c3]")
+            page.wait_for_selector(".sq[data-square=c3] .cube")
+            page.wait_for_selector("#computer-move:not([hidden])")
+            assert page.inner_text("#computer-move").startswith("Computer: Blue put one of Red")
+            assert crypt(appliance).published.state.ply == 2
+            assert page.locator(".sq .cube").count() == 2
+            assert page.inner_text("#turn").startswith("Red to play")
+
+            page.click(".sq[data-square=a1]")  # a green corner: refused with the reason
+            page.wait_for_selector("#error:not([hidden])")
+            assert "green corner tile" in page.inner_text("#error")
+
+            shot = tmp_path / "crypt-phone.png"
+            page.screenshot(path=str(shot), full_page=True)
+            keep = os.environ.get("CRYPT_SCREENSHOT")
+            if keep:
+                shutil.copy(shot, keep)
+            assert not errors, errors
+        finally:
+            browser.close()

@@ -1,0 +1,171 @@
+"""The /crypt page and its JSON API through Flask's test client, on the mock appliance."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from companion.service.appliance import Appliance
+from companion.web import create_app
+from tests.test_crypt_service import crypt, give_board_to_crypt, ply, start, wait_until
+
+
+@pytest.fixture
+def appliance(tmp_path) -> Iterator[Appliance]:
+    app = start(tmp_path)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def client(appliance):
+    app = create_app(appliance.service, secret_key=b"k" * 32, appliance=appliance, testing=True)
+    return app.test_client()
+
+
+def new_game(client, **options):
+    body = {"players": 2, "computer": None, **options}
+    response = client.post("/crypt/api/new", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_the_page_loads_with_its_script_and_styles(client):
+    response = client.get("/crypt")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "<h1>Into the Crypt</h1>" in html
+    assert "crypt.js" in html and "crypt.css" in html
+    assert client.get("/static/crypt.js").status_code == 200
+
+
+def test_the_state_is_the_whole_open_table_with_hints_for_the_person_to_move(client):
+    view = client.get("/crypt/api/state").get_json()
+    assert view["game"] == "crypt" and view["phase"] == "placing_cubes"
+    assert view["layout"]["crypt"] == ["d4", "e4", "d5", "e5"]
+    assert len(view["hints"]) == 44 and view["hints"][0]["kind"] == "place_cube"
+    assert set(view["board"]) >= {"matches", "message", "missing", "unexpected", "touch"}
+    assert "red" in view["colours_available"] and "white" not in view["colours_available"]
+
+
+def test_a_new_game_against_the_computer_takes_the_board(client, appliance):
+    assert appliance.hub.active == "mummy"
+    view = new_game(client, colours=["violet", "orange"], first_player=1, computer=0)
+    assert appliance.hub.active == "crypt"
+    assert view["board"]["plays_crypt"] and view["computer"] == 0
+    assert [p["colour"] for p in view["players"]] == ["violet", "orange"]
+    assert view["to_move"] == 1 and view["first_player"] == 1
+
+
+def test_a_tapped_cube_is_placed_and_the_computer_answers(client, appliance):
+    new_game(client, computer=1)
+    give_board_to_crypt(appliance)
+    response = client.post("/crypt/api/command", json={"kind": "place_cube", "square": "c3"})
+    assert response.status_code == 200
+    wait_until(lambda: ply(appliance) == 2)
+    view = client.get("/crypt/api/state").get_json()
+    assert view["players"][1]["cubes_on_board"] == ["c3"]
+    assert view["history"][0]["text"] == "Red put one of Blue's cubes on c3."
+    assert view["last_computer"].startswith("Blue put one of Red's cubes on ")
+    assert view["can_undo"]
+    response = client.post("/crypt/api/undo", json={})
+    assert response.status_code == 200 and response.get_json()["ply"] == 0
+    response = client.post("/crypt/api/undo", json={})
+    assert response.status_code == 409
+    assert response.get_json()["error"] == "There is no move of yours to take back."
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"kind": "fly"}, 400, "unknown command kind 'fly'"),
+        ({"kind": "place_cube", "square": "z9"}, 400, "'z9' is not a square"),
+        ({"kind": "place_cube"}, 400, '"place_cube" needs "square"'),
+        ({"kind": "place_cube", "square": "b1"}, 409, "green corner tile"),
+        ({"kind": "place_cube", "square": "e5"}, 409, "crypt space"),
+        ({"kind": "move", "to": "a3"}, 409, "Move your meeple on the board"),
+        ({"kind": "pass"}, 409, "You cannot pass now"),
+        ({"kind": "enter_chamber"}, 409, "You cannot enter the chamber now"),
+    ],
+)
+def test_refused_commands_say_why(client, appliance, body, status, words):
+    new_game(client)
+    give_board_to_crypt(appliance)
+    response = client.post("/crypt/api/command", json=body)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    assert crypt(appliance).published.state.ply == 0
+
+
+def test_commands_wait_for_the_board_to_be_put_right(client, appliance):
+    new_game(client)  # the maze game's figures still stand on the camp pads
+    wait_until(lambda: not crypt(appliance).published.judgement.matches)
+    response = client.post("/crypt/api/command", json={"kind": "place_cube", "square": "c3"})
+    assert response.status_code == 409
+    assert response.get_json()["error"].startswith("Put the board right: take the figure off")
+
+
+def test_a_request_that_is_not_json_is_refused(client):
+    response = client.post("/crypt/api/command", data="kind=pass")
+    assert response.status_code == 400 and response.get_json()["error"] == "send a JSON object"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"players": 3}, 400, '"players" must be 2 or 4'),
+        ({"players": 2, "seed": 1}, 400, "unknown setting 'seed'"),
+        ({"players": 2, "first_player": "red"}, 400, '"first_player" must be'),
+        ({"players": 2, "computer": "yes"}, 400, '"computer" must be'),
+        ({"players": 2, "colours": ["red"]}, 400, "give 2 colours"),
+        ({"players": 2, "colours": ["red", "white"]}, 409, "'white' is not a colour here"),
+        ({"players": 2, "colours": ["red", "red"]}, 409, "Every player needs a colour"),
+        ({"players": 2, "computer": 2}, 409, "The computer plays one of the players 1 to 2"),
+        ({"players": 4, "first_player": 4}, 409, "The first player must be"),
+    ],
+)
+def test_a_bad_setup_is_refused(client, appliance, body, status, words):
+    before = crypt(appliance).published.game_id
+    response = client.post("/crypt/api/new", json=body)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    assert crypt(appliance).published.game_id == before
+    assert appliance.hub.active == "mummy"
+
+
+def test_four_players_get_six_cubes_each(client):
+    view = new_game(client, players=4, computer=3)
+    assert view["cubes_per_player"] == 6 and len(view["players"]) == 4
+    assert [p["colour"] for p in view["players"]] == ["red", "blue", "green", "yellow"]
+
+
+def test_the_board_goes_back_to_the_maze_and_returns(client, appliance):
+    new_game(client)
+    response = client.post("/crypt/api/board", json={"game": "mummy"})
+    assert response.status_code == 200 and appliance.hub.active == "mummy"
+    assert response.get_json()["board"]["plays_crypt"] is False
+    response = client.post("/crypt/api/board", json={"game": "crypt"})
+    assert response.get_json()["board"]["plays_crypt"] is True
+    response = client.post("/crypt/api/board", json={"game": "chess"})
+    assert response.status_code == 400 and "must be one of" in response.get_json()["error"]
+
+
+def test_the_stream_sends_the_view_at_once(client):
+    response = client.get("/crypt/api/stream", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunk = next(iter(response.response))
+    response.close()
+    text = chunk.decode() if isinstance(chunk, bytes) else chunk
+    head, data = text.split("\n", 1)
+    assert head.startswith("id: ")
+    view = json.loads(data.removeprefix("data: ").strip())
+    assert view["game"] == "crypt" and "plays_crypt" in view["board"]
+
+
+def test_without_an_appliance_the_crypt_is_unavailable(appliance):
+    app = create_app(appliance.service, secret_key=b"k" * 32, testing=True)
+    response = app.test_client().get("/crypt/api/state")
+    assert response.status_code == 503
+    assert response.get_json()["error"] == "Into the Crypt is not running on this companion."

@@ -1,0 +1,338 @@
+"""Into the Crypt on the simulated board: the real appliance in mock mode (gpiozero mock
+pins, the simulated 74HC165 chain, the debouncer, the hub, the crypt tracker, the
+engine, the computer opponent and the SQLite journal), driven by MockBoard.lift/place
+as hands would move the magnetic meeples."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.board.config import default_config_text, parse_config
+from companion.games.crypt.ai import choose_command
+from companion.games.crypt.board import maze_cell, parse_square, square_name
+from companion.games.crypt.commands import EnterChamber, Move, Pass, PlaceCube, PlaceMeeple
+from companion.games.crypt.engine import apply as apply_command
+from companion.games.crypt.engine import make_setup, new_game
+from companion.games.crypt.moves import destinations
+from companion.games.crypt.record import command_from_json, setup_to_json
+from companion.games.crypt.state import Phase, State
+from companion.mazes import load_maze
+from companion.service.appliance import Appliance, build
+from companion.service.crypt_service import CryptService
+from companion.service.journal import Journal
+from companion.service.service import ServiceError
+
+SETTLE_MS = 10
+QUIET_S = 0.03
+HUMAN, COMPUTER = 0, 1
+
+
+def fast_config():
+    text = default_config_text().replace("settle_ms = 100", f"settle_ms = {SETTLE_MS}")
+    return parse_config(text)
+
+
+def start(state_dir: Path) -> Appliance:
+    maze, text = load_maze(None)
+    app = build(fast_config(), maze, text, state_dir=state_dir, mock=True, quiet_s=QUIET_S)
+    crypt(app).computer_delay_s = 0.0
+    return app
+
+
+def crypt(app: Appliance) -> CryptService:
+    service = app.hub.service("crypt")
+    assert isinstance(service, CryptService)
+    return service
+
+
+def wait_until(check: Callable[[], object], timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.003)
+
+
+def at(name: str) -> int:
+    return maze_cell(parse_square(name))
+
+
+def ply(app: Appliance) -> int:
+    return crypt(app).published.state.ply
+
+
+def give_board_to_crypt(app: Appliance) -> None:
+    """Switch the board to the crypt and clear off the maze game's figures."""
+    figures = app.mock_board.occupied
+    assert figures  # the maze game's seekers stand on the camp pads
+    app.hub.activate("crypt")
+    wait_until(lambda: crypt(app).published.judgement.unexpected == figures)
+    for position in sorted(figures):
+        app.mock_board.lift(position)
+    wait_until(lambda: crypt(app).published.judgement.matches)
+
+
+@pytest.fixture
+def app(tmp_path) -> Iterator[Appliance]:
+    appliance = start(tmp_path)
+    yield appliance
+    appliance.close()
+
+
+def touch(app: Appliance, name: str) -> None:
+    """Touch a square with a magnet and lift it again: a cube is placed there."""
+    before = ply(app)
+    app.mock_board.place(at(name))
+    wait_until(lambda: crypt(app).published.judgement.touch == parse_square(name))
+    app.mock_board.lift(at(name))
+    wait_until(lambda: ply(app) > before)
+
+
+def carry_out(app: Appliance) -> None:
+    """Do what the board asks: take figures away, put meeples where they belong."""
+    judgement = crypt(app).published.judgement
+    for position in sorted(judgement.unexpected):
+        app.mock_board.lift(position)
+    for position in sorted(judgement.missing):
+        app.mock_board.place(position)
+    wait_until(lambda: crypt(app).published.judgement.matches)
+
+
+# -- a whole game ------------------------------------------------------------------------
+
+
+def test_a_full_game_against_the_computer_through_the_simulated_board(app):
+    """Red (a person, played here by the computer's own strategy) against the computer:
+    cubes by phone taps and magnet touches, meeples put down and moved by hand, the
+    computer's meeple carried by hand, until the game is over."""
+    service = crypt(app)
+    service.new_game(players=2, computer=COMPUTER, first_player=HUMAN, seed=3)
+    give_board_to_crypt(app)
+    counts = {"tap": 0, "touch": 0, "meeple": 0, "move": 0, "carried": 0, "phone": 0}
+    for _ in range(400):
+        published = service.published
+        state, judgement = published.state, published.judgement
+        if state.is_over:
+            break
+        if not judgement.matches:
+            # Only the computer's meeple, put down or moved, is waited for here.
+            assert judgement.message is not None
+            assert judgement.message.startswith(("Move Blue's meeple", "Put the board right"))
+            assert service.scene().missing == judgement.missing
+            carry_out(app)
+            counts["carried"] += 1
+            continue
+        if state.to_move == COMPUTER:
+            wait_until(lambda s=state: ply(app) > s.ply)
+            continue
+        play_human_turn(app, state, counts)
+    state = service.published.state
+    assert state.is_over and state.winners
+    assert counts["tap"] and counts["touch"] and counts["meeple"] == 1
+    assert counts["move"] > 5 and counts["carried"] > 3
+    computer_moves = [e for e in service.game.history if e.computer]
+    assert len(computer_moves) > 10
+    assert service.view()["last_computer"] == computer_moves[-1].text
+    stored = app.journal.latest("crypt")
+    assert stored is not None and stored.ended
+    replayed = new_game(2, first_player=HUMAN, seed=3)[0]
+    for data in stored.commands:
+        replayed, _ = apply_command(replayed, command_from_json(data))
+    assert replayed == state
+
+
+def play_human_turn(app: Appliance, state: State, counts: dict[str, int]) -> None:
+    service = crypt(app)
+    command = choose_command(state, seed=11)
+    before = state.ply
+    if isinstance(command, PlaceCube):
+        if state.ply % 4 == 0:  # every other cube of Red's by phone, the rest by touch
+            service.submit(command)
+            counts["tap"] += 1
+        else:
+            touch(app, square_name(command.square))
+            counts["touch"] += 1
+    elif isinstance(command, PlaceMeeple):
+        app.mock_board.place(maze_cell(command.corner))
+        counts["meeple"] += 1
+    elif isinstance(command, Move):
+        app.mock_board.lift(maze_cell(state.meeples[HUMAN]))
+        app.mock_board.place(maze_cell(command.to))
+        counts["move"] += 1
+    else:
+        assert isinstance(command, EnterChamber | Pass)
+        service.submit(command)
+        counts["phone"] += 1
+    wait_until(lambda: ply(app) > before)
+    assert service.published.state.ply > before
+
+
+# -- pieces of play ----------------------------------------------------------------------
+
+
+def test_a_touch_lights_the_cube_to_be_and_places_it_when_lifted(app):
+    service = crypt(app)
+    service.new_game(players=2, computer=None, seed=1)
+    give_board_to_crypt(app)
+    app.mock_board.place(at("c3"))
+    wait_until(lambda: service.published.judgement.touch == parse_square("c3"))
+    assert dict(service.scene().paint)[at("c3")] != (0, 0, 0)
+    time.sleep(0.1)  # resting on the square places nothing yet
+    assert ply(app) == 0
+    with pytest.raises(ServiceError, match="lift it first"):
+        service.submit(PlaceCube(parse_square("f6")))
+    app.mock_board.lift(at("c3"))
+    wait_until(lambda: ply(app) == 1)
+    assert service.published.state.cube_owner_at(parse_square("c3")) == 1
+    wait_until(lambda: any(app.lights.last_frame[at("c3")]))
+
+
+def test_sliding_a_magnet_over_the_board_places_only_where_it_rested_last(app):
+    service = crypt(app)
+    service.new_game(players=2, seed=1)
+    give_board_to_crypt(app)
+    board = app.mock_board
+    board.place(at("c3"))
+    wait_until(lambda: service.published.judgement.touch == parse_square("c3"))
+    board.lift(at("c3"))
+    board.place(at("c4"))  # moved on before the quiet period was over
+    wait_until(lambda: service.published.judgement.touch == parse_square("c4"))
+    board.lift(at("c4"))
+    wait_until(lambda: ply(app) == 1)
+    time.sleep(0.1)
+    state = service.published.state
+    assert state.ply == 1 and state.cube_owner_at(parse_square("c4")) == 1
+    assert state.cube_owner_at(parse_square("c3")) is None
+
+
+def test_a_touch_where_no_cube_may_go_is_shown_and_places_nothing(app):
+    service = crypt(app)
+    service.new_game(players=2, seed=1)
+    give_board_to_crypt(app)
+    app.mock_board.place(at("b1"))
+    wait_until(lambda: service.published.judgement.errors == {at("b1")})
+    assert "green corner tile" in (service.published.judgement.message or "")
+    assert service.scene().errors == {at("b1")}
+    app.mock_board.lift(at("b1"))
+    wait_until(lambda: service.published.judgement.matches)
+    time.sleep(0.1)
+    assert ply(app) == 0
+
+
+def test_undo_takes_back_the_persons_move_and_the_computers_reply(app):
+    service = crypt(app)
+    service.new_game(players=2, computer=COMPUTER, seed=5)
+    give_board_to_crypt(app)
+    service.submit(PlaceCube(parse_square("c3")))
+    wait_until(lambda: ply(app) == 2)  # the computer answered
+    assert service.published.history[-1].computer
+    assert service.undo()
+    state = service.published.state
+    assert state.ply == 0 and state.to_move == HUMAN and not state.all_cubes_mask
+    assert not service.published.undoable
+    assert not service.undo()
+    time.sleep(0.1)
+    assert ply(app) == 0  # the computer waits for the person
+
+
+def test_page_commands_are_refused_while_the_board_disagrees(app):
+    service = crypt(app)
+    service.new_game(players=2, seed=1)
+    app.hub.activate("crypt")  # the maze game's figures are still on the camp pads
+    wait_until(lambda: not service.published.judgement.matches)
+    assert service.published.judgement.message == (
+        "Put the board right: take the figure off camp slot 1, camp slot 2, camp slot 3, "
+        "camp slot 4."
+    )
+    with pytest.raises(ServiceError, match="take the figure off camp slot 1"):
+        service.submit(PlaceCube(parse_square("c3")))
+    with pytest.raises(ServiceError, match="on the board"):
+        service.submit(Move(parse_square("c3")))
+
+
+# -- a game in the moving phase, from the journal ------------------------------------------
+
+
+def journal_game_in_moving_phase(state_dir: Path, computer: int | None = None) -> State:
+    """A crypt game written to the journal up to the first move: Red to move."""
+    setup = make_setup(2, 0, seed=2)
+    state = new_game(2, first_player=0, seed=2)[0]
+    with Journal(state_dir / "journal.sqlite3") as journal:
+        game = journal.new_game("crypt", {**setup_to_json(setup), "computer": computer})
+        while state.phase is not Phase.MOVING:
+            command = choose_command(state, seed=2)
+            state, _ = apply_command(state, command)
+            journal.append(game, command.to_json())
+    return state
+
+
+def test_an_illegal_placement_waits_until_corrected(tmp_path):
+    before = journal_game_in_moving_phase(tmp_path)
+    app = start(tmp_path)
+    try:
+        service, board = crypt(app), app.mock_board
+        assert service.published.state == before
+        app.hub.activate("crypt")
+        board.set_occupied(maze_cell(m) for m in before.meeples)
+        wait_until(lambda: service.published.judgement.matches)
+        home = maze_cell(before.meeples[0])
+        legal = {service.board.position(d) for d in destinations(before)}
+        wrong = next(
+            maze_cell(s)
+            for s in range(64)
+            if maze_cell(s) not in legal and maze_cell(s) != home and before.meeple_at(s) is None
+        )
+        board.lift(home)
+        wait_until(lambda: service.published.judgement.lifted == {home})
+        assert service.published.judgement.hints == legal
+        assert service.scene().lifted == {home}
+        board.place(wrong)
+        wait_until(lambda: service.published.judgement.errors == {wrong})
+        assert service.published.judgement.message.startswith("Red may not stop on")
+        time.sleep(0.15)
+        assert service.published.state == before
+        right = sorted(legal)[0]
+        board.lift(wrong)
+        board.place(right)
+        wait_until(lambda: ply(app) == before.ply + 1)
+        assert service.published.state.meeples[0] == service.board.square(right)
+    finally:
+        app.close()
+
+
+def test_the_game_resumes_after_a_restart_and_the_computer_plays_on(tmp_path):
+    first = start(tmp_path)
+    service = crypt(first)
+    service.new_game(players=2, computer=COMPUTER, seed=9, colours=["violet", "orange"])
+    give_board_to_crypt(first)
+    service.submit(PlaceCube(parse_square("c3")))
+    wait_until(lambda: ply(first) == 2)
+    before = service.published.state
+    first.close()
+    second = start(tmp_path)
+    try:
+        resumed = crypt(second)
+        assert resumed.published.state == before
+        assert resumed.game.computer == COMPUTER
+        first_move = resumed.game.history[0].text
+        assert first_move == "Violet put one of Orange's cubes on c3."
+        assert resumed.view()["last_computer"] is not None
+    finally:
+        second.close()
+
+
+def test_a_resumed_game_on_the_computers_turn_is_played_by_it(tmp_path):
+    setup = make_setup(2, 0, seed=4)
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        game = journal.new_game("crypt", {**setup_to_json(setup), "computer": 1})
+        journal.append(game, PlaceCube(parse_square("c3")).to_json())
+    app = start(tmp_path)
+    try:
+        wait_until(lambda: ply(app) == 2)
+        assert crypt(app).published.history[-1].computer
+    finally:
+        app.close()
