@@ -28,12 +28,9 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
 
 from companion.board.config import BoardConfig
@@ -58,7 +55,7 @@ from companion.games.crypt.views import board_view, events_json, table_view
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .journal import Journal
-from .service import ServiceError
+from .loop import GameLoop, Request, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -132,16 +129,6 @@ class CryptGame:
         return game
 
 
-@dataclass
-class _Request:
-    kind: str
-    payload: Any = None
-    role: str = ""
-    done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
-    error: BaseException | None = None
-
-
 @dataclass(frozen=True)
 class CryptPublished:
     """One published moment: the version number and everything the page may read."""
@@ -157,9 +144,12 @@ class CryptPublished:
     computer_thinking: bool
 
 
-class CryptService:
+class CryptService(GameLoop[CryptPublished]):
     """Owns the running crypt game, the board's occupancy (while the board plays the
     crypt) and the game's journal entries; see the module docstring."""
+
+    loop_name = "crypt"
+    refusals = (RuleError, ServiceError)
 
     def __init__(
         self,
@@ -180,7 +170,6 @@ class CryptService:
         self.quiet_s = quiet_s
         self.computer_delay_s = computer_delay_s
         self.started_at = clock()
-        self._queue: queue.Queue[_Request] = queue.Queue()
         self._occupied: set[int] = set()
         self._last_change = 0.0
         self._pending: tuple[Command, frozenset[int]] | None = None
@@ -190,13 +179,8 @@ class CryptService:
         self._after_undo = False
         #: When the computer opponent makes its move (None: it is not waiting to).
         self._computer_at: float | None = None
-        self._changed = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        #: Set when the service shuts down: live streams end.
-        self.closing = False
         self.game = self._resume_or_new()
-        self._published = self._snapshot(0, [])
+        self._init_loop(self._snapshot(0, []))
 
     # -- starting --------------------------------------------------------------------
 
@@ -238,16 +222,14 @@ class CryptService:
 
     def start(self) -> None:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="crypt", daemon=True)
-            self._thread.start()
-            # A resumed game may be the computer's turn: publish once to wake it.
-            self._queue.put(_Request("wake"))
+            super().start()
+            self._post("wake")  # a resumed game may be the computer's turn
 
     # -- requests (any thread) ---------------------------------------------------------
 
     def submit(self, command: Command, *, role: str = "page", timeout: float = 5.0) -> list[Event]:
         """Apply a command from the page; RuleError/ServiceError with a player message."""
-        return list(self._call("command", command, role, timeout))
+        return list(self._call("command", command, role, timeout=timeout))
 
     def new_game(
         self,
@@ -271,46 +253,21 @@ class CryptService:
             "computer": computer,
             "seed": seed,
         }
-        return int(self._call("new_game", options, "page", timeout))
+        return int(self._call("new_game", options, "page", timeout=timeout))
 
     def undo(self, timeout: float = 5.0) -> bool:
         """Take back the last command (and the computer's reply to it)."""
-        return bool(self._call("undo", None, "page", timeout))
+        return bool(self._call("undo", None, "page", timeout=timeout))
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         """The whole board as it stands (when the board is given to this game)."""
-        self._queue.put(_Request("snapshot", frozenset(positions)))
+        self._post("snapshot", frozenset(positions))
 
     def occupancy(self, change: OccupancyChange) -> None:
         """A settled sensor change (called from the sensor thread)."""
-        self._queue.put(_Request("occupancy", change))
-
-    def _call(self, kind: str, payload: Any, role: str, timeout: float) -> Any:
-        request = _Request(kind, payload, role)
-        if self._thread is None or not self._thread.is_alive():
-            self._handle(request)
-        else:
-            self._queue.put(request)
-            if not request.done.wait(timeout):
-                raise ServiceError("The companion is busy: try again.")
-        if request.error is not None:
-            raise request.error
-        return request.result
+        self._post("occupancy", change)
 
     # -- reading (any thread) ------------------------------------------------------------
-
-    @property
-    def published(self) -> CryptPublished:
-        return self._published
-
-    def wait_for_change(self, version: int, timeout: float) -> CryptPublished:
-        """Block until a version newer than ``version`` is published (or the timeout,
-        or the service closing)."""
-        with self._changed:
-            self._changed.wait_for(
-                lambda: self._published.version > version or self.closing, timeout
-            )
-            return self._published
 
     def view(self, published: CryptPublished | None = None) -> dict[str, Any]:
         """The JSON-safe view for the page: the whole table (all is open information),
@@ -389,51 +346,40 @@ class CryptService:
 
     # -- the loop ------------------------------------------------------------------------
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            timeout = 0.5
-            now = self.clock()
-            if self._pending is not None:
-                timeout = min(timeout, self._last_change + self.quiet_s - now)
-            if self._computer_at is not None:
-                timeout = min(timeout, self._computer_at - now)
-            try:
-                request = self._queue.get(timeout=max(0.0, timeout))
-            except queue.Empty:
-                request = None
-            if request is not None:
-                self._handle(request)
-            self._apply_pending()
-            self._computer_move()
+    def _next_timeout(self) -> float:
+        timeout = self.idle_s
+        now = self.clock()
+        if self._pending is not None:
+            timeout = min(timeout, self._last_change + self.quiet_s - now)
+        if self._computer_at is not None:
+            timeout = min(timeout, self._computer_at - now)
+        return timeout
 
-    def _handle(self, request: _Request) -> None:
-        try:
-            if request.kind == "command":
-                request.result = self._command(request.payload, request.role)
-            elif request.kind == "occupancy":
-                self._on_occupancy(request.payload)
-            elif request.kind == "snapshot":
-                self._occupied = set(request.payload)
-                self._last_change = self.clock()
-                self._publish([])
-            elif request.kind == "new_game":
-                self.game = self._new_game(**request.payload)
-                self._reset_board_memory()
-                self._publish(self.game.last_events)
-                request.result = self.game.id
-            elif request.kind == "undo":
-                request.result = self._undo()
-            elif request.kind == "wake":
-                self._publish([])
-            elif request.kind == "stop":
-                self._stop.set()
-        except (RuleError, ServiceError) as exc:
-            request.error = exc
-        except Exception as exc:  # never let one bad request kill the loop
-            log.exception("crypt request %s failed", request.kind)
-            request.error = ServiceError(f"Something went wrong: {exc}")
-        finally:
-            request.done.set()
+    def _tick(self) -> None:
+        self._apply_pending()
+        self._computer_move()
+
+    def _dispatch(self, request: Request) -> Any:
+        if request.kind == "command":
+            return self._command(request.payload, request.role)
+        if request.kind == "occupancy":
+            self._on_occupancy(request.payload)
+        elif request.kind == "snapshot":
+            self._occupied = set(request.payload)
+            self._last_change = self.clock()
+            self._publish([])
+        elif request.kind == "new_game":
+            self.game = self._new_game(**request.payload)
+            self._reset_board_memory()
+            self._publish(self.game.last_events)
+            return self.game.id
+        elif request.kind == "undo":
+            return self._undo()
+        elif request.kind == "wake":
+            self._publish([])
+        else:
+            raise ValueError(f"unknown request {request.kind!r}")
+        return None
 
     def _command(self, command: Command, role: str) -> tuple[Event, ...]:
         game = self.game
@@ -594,24 +540,9 @@ class CryptService:
 
     # -- stopping ------------------------------------------------------------------------
 
-    def close(self) -> None:
-        with self._changed:
-            self.closing = True
-            self._changed.notify_all()
-        if self._thread is not None:
-            self._queue.put(_Request("stop"))
-            self._thread.join(timeout=5)
-            self._thread = None
+    def _after_close(self) -> None:
         if self._own_journal:
             self.journal.close()
-
-    def __enter__(self) -> CryptService:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def make_service(

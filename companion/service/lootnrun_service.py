@@ -20,12 +20,9 @@ log keep the two apart), except for an in-memory journal, which cannot be shared
 from __future__ import annotations
 
 import logging
-import queue
-import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from types import TracebackType
+from dataclasses import dataclass
 from typing import Any
 
 from companion.board.config import BoardConfig
@@ -52,21 +49,12 @@ from companion.games.lootnrun.state import Phase, State
 from companion.games.lootnrun.views import events_view, table_view
 
 from .journal import Journal
-from .service import ServiceError
+from .loop import GameLoop, Request, ServiceError
 
 log = logging.getLogger(__name__)
 
 #: The journal's name for this game.
 KIND = "lootnrun"
-
-
-@dataclass
-class _Request:
-    kind: str
-    payload: Any = None
-    done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
-    error: BaseException | None = None
 
 
 @dataclass(frozen=True)
@@ -99,8 +87,11 @@ def track_view(state: State) -> TrackView:
     )
 
 
-class LootNRunService:
+class LootNRunService(GameLoop[Published]):
     """The running Loot N Run game (the hub's ``GameService`` for ``"lootnrun"``)."""
+
+    loop_name = "lootnrun"
+    refusals = (RuleError, ServiceError)
 
     def __init__(
         self,
@@ -114,14 +105,8 @@ class LootNRunService:
         self.started_at = clock()
         self._own_journal = journal.path != ":memory:"
         self.journal = Journal(journal.path) if self._own_journal else journal
-        self._queue: queue.Queue[_Request] = queue.Queue()
-        self._changed = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        #: Set when the service shuts down: live streams end.
-        self.closing = False
         game_id, state = self._resume()
-        self._published = self._snapshot(0, game_id, state, ())
+        self._init_loop(self._snapshot(0, game_id, state, ()))
 
     # -- starting ------------------------------------------------------------------------
 
@@ -141,11 +126,6 @@ class LootNRunService:
             log.info("resumed Loot N Run game %d (%d commands)", stored.id, len(stored.commands))
         return stored.id, state
 
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="lootnrun", daemon=True)
-            self._thread.start()
-
     # -- requests (any thread) -----------------------------------------------------------
 
     def new_game(
@@ -155,7 +135,7 @@ class LootNRunService:
 
         Raises RuleError with a player message for a setup the rules do not allow.
         """
-        return int(self._call("new_game", (tuple(players), first), timeout))
+        return int(self._call("new_game", (tuple(players), first), timeout=timeout))
 
     def submit(self, command: Command, timeout: float = 5.0) -> list[Event]:
         """Apply a command (an ``Undo`` takes back the last one); returns its events.
@@ -164,15 +144,15 @@ class LootNRunService:
         """
         if isinstance(command, Undo):
             return self.undo(timeout)
-        return list(self._call("command", command, timeout))
+        return list(self._call("command", command, timeout=timeout))
 
     def undo(self, timeout: float = 5.0) -> list[Event]:
         """Take back the last accepted command; RuleError when there is nothing to undo."""
-        return list(self._call("undo", None, timeout))
+        return list(self._call("undo", None, timeout=timeout))
 
     def republish(self) -> None:
         """Publish a new version with nothing changed (e.g. the board changed hands)."""
-        self._post(_Request("touch"))
+        self._post("touch")
 
     def occupancy(self, change: OccupancyChange) -> None:
         """Loot N Run uses no figures: sensor changes are ignored."""
@@ -181,29 +161,7 @@ class LootNRunService:
         """The hub gives this game the board: the pages learn it (occupancy is ignored)."""
         self.republish()
 
-    def _post(self, request: _Request) -> None:
-        if self._thread is None or not self._thread.is_alive():
-            self._handle(request)
-        else:
-            self._queue.put(request)
-
-    def _call(self, kind: str, payload: Any, timeout: float) -> Any:
-        request = _Request(kind, payload)
-        if self._thread is None or not self._thread.is_alive():
-            self._handle(request)
-        else:
-            self._queue.put(request)
-            if not request.done.wait(timeout):
-                raise ServiceError("The companion is busy: try again.")
-        if request.error is not None:
-            raise request.error
-        return request.result
-
     # -- reading (any thread) ------------------------------------------------------------
-
-    @property
-    def published(self) -> Published:
-        return self._published
 
     @property
     def state(self) -> State | None:
@@ -212,15 +170,6 @@ class LootNRunService:
     @property
     def game_id(self) -> int | None:
         return self._published.game_id
-
-    def wait_for_change(self, version: int, timeout: float) -> Published:
-        """Block until a version newer than ``version`` is published (or the timeout,
-        or the service closing)."""
-        with self._changed:
-            self._changed.wait_for(
-                lambda: self._published.version > version or self.closing, timeout
-            )
-            return self._published
 
     def view(self, published: Published | None = None) -> dict[str, Any]:
         """The page's JSON-safe view: the engine's table view plus the version, the
@@ -280,35 +229,19 @@ class LootNRunService:
 
     # -- the loop ------------------------------------------------------------------------
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                request = self._queue.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            self._handle(request)
-
-    def _handle(self, request: _Request) -> None:
-        try:
-            if request.kind == "command":
-                request.result = self._command(request.payload)
-            elif request.kind == "undo":
-                request.result = self._undo()
-            elif request.kind == "new_game":
-                players, first = request.payload
-                request.result = self._new_game(players, first)
-            elif request.kind == "touch":
-                published = self._published
-                self._publish(published.game_id, published.state, (), published.move)
-            elif request.kind == "stop":
-                self._stop.set()
-        except (RuleError, ServiceError) as exc:
-            request.error = exc
-        except Exception as exc:  # never let one bad request kill the loop
-            log.exception("Loot N Run request %s failed", request.kind)
-            request.error = ServiceError(f"Something went wrong: {exc}")
-        finally:
-            request.done.set()
+    def _dispatch(self, request: Request) -> Any:
+        if request.kind == "command":
+            return self._command(request.payload)
+        if request.kind == "undo":
+            return self._undo()
+        if request.kind == "new_game":
+            players, first = request.payload
+            return self._new_game(players, first)
+        if request.kind == "touch":
+            published = self._published
+            self._publish(published.game_id, published.state, (), published.move)
+            return None
+        raise ValueError(f"unknown request {request.kind!r}")
 
     def _new_game(self, players: tuple[tuple[str, str], ...], first: int) -> int:
         setup = make_setup(players, first)
@@ -367,31 +300,15 @@ class LootNRunService:
         events: Iterable[Event],
         move: TrackMove | None,
     ) -> None:
-        published = self._snapshot(self._published.version + 1, game_id, state, events, move)
-        with self._changed:
-            self._published = published
-            self._changed.notify_all()
+        self._set_published(
+            self._snapshot(self._published.version + 1, game_id, state, events, move)
+        )
 
     # -- stopping ------------------------------------------------------------------------
 
-    def close(self) -> None:
-        with self._changed:
-            self.closing = True
-            self._changed.notify_all()
-        if self._thread is not None:
-            self._queue.put(_Request("stop"))
-            self._thread.join(timeout=5)
-            self._thread = None
+    def _after_close(self) -> None:
         if self._own_journal:
             self.journal.close()
-
-    def __enter__(self) -> LootNRunService:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def make_service(*, journal: Journal, config: BoardConfig, quiet_s: float) -> LootNRunService:

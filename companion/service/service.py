@@ -28,13 +28,10 @@ from companion.games.mummy.views import mummy_view, seeker_view, table_view, vis
 
 from .game import KIND, RunningGame, make_game_setup
 from .journal import Journal
+from .loop import ServiceError
 from .tracker import BoardMap, Judgement, judge
 
 log = logging.getLogger(__name__)
-
-
-class ServiceError(ValueError):
-    """A request the service refuses; the message is for players."""
 
 
 @dataclass

@@ -1,0 +1,168 @@
+"""The one-thread request loop every game service is built on.
+
+A game's state is owned by one thread: requests from the sensors, buttons and pages
+queue up and are handled one at a time; readers get the last published moment and
+can wait for the next one.  Subclasses say how to handle a request (``_dispatch``),
+when they next need waking without a request (``_next_timeout``) and what to do then
+(``_tick``).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+log = logging.getLogger(__name__)
+
+P = TypeVar("P")
+
+
+class ServiceError(ValueError):
+    """A request the service refuses; the message is for players."""
+
+
+@dataclass
+class Request:
+    """One request to a game's loop; ``done`` is set once it has been handled."""
+
+    kind: str
+    payload: Any = None
+    role: str = ""
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class GameLoop(Generic[P]):
+    """Owns one game in one thread; ``P`` is the type of a published moment."""
+
+    #: The thread's name (for logs and debuggers).
+    loop_name: ClassVar[str] = "game"
+    #: Exceptions that refuse a request with a player message (anything else is a bug:
+    #: it is logged and the request fails with a generic message).
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (ServiceError,)
+    #: How long the loop sleeps when nothing is due.
+    idle_s: ClassVar[float] = 0.5
+
+    def _init_loop(self, published: P) -> None:
+        self._queue: queue.Queue[Request] = queue.Queue()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        #: Set when the service shuts down: live streams end.
+        self.closing = False
+        self._published = published
+
+    # -- requests (any thread) ---------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=self.loop_name, daemon=True)
+            self._thread.start()
+
+    def _post(self, kind: str, payload: Any = None, role: str = "") -> None:
+        """Queue a request without waiting (handled at once if the loop is not running)."""
+        request = Request(kind, payload, role)
+        if self._thread is None or not self._thread.is_alive():
+            self._handle(request)
+        else:
+            self._queue.put(request)
+
+    def _call(self, kind: str, payload: Any = None, role: str = "", timeout: float = 5.0) -> Any:
+        """Queue a request and wait for its result; raise what refused it."""
+        request = Request(kind, payload, role)
+        if self._thread is None or not self._thread.is_alive():
+            self._handle(request)
+        else:
+            self._queue.put(request)
+            if not request.done.wait(timeout):
+                raise ServiceError("The companion is busy: try again.")
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    # -- reading (any thread) ------------------------------------------------------------
+
+    @property
+    def published(self) -> P:
+        return self._published
+
+    def wait_for_change(self, version: int, timeout: float) -> P:
+        """Block until a version newer than ``version`` is published (or the timeout,
+        or the service closing)."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: self._version(self._published) > version or self.closing, timeout
+            )
+            return self._published
+
+    @staticmethod
+    def _version(published: Any) -> int:
+        return int(published.version)
+
+    def _set_published(self, published: P) -> None:
+        with self._changed:
+            self._published = published
+            self._changed.notify_all()
+
+    # -- the loop (its own thread) -------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                request: Request | None = self._queue.get(timeout=max(0.0, self._next_timeout()))
+            except queue.Empty:
+                request = None
+            if request is not None:
+                self._handle(request)
+            self._tick()
+
+    def _handle(self, request: Request) -> None:
+        try:
+            if request.kind == "stop":
+                self._stop.set()
+            else:
+                request.result = self._dispatch(request)
+        except self.refusals as exc:
+            request.error = exc
+        except Exception as exc:  # one bad request must not kill the loop
+            log.exception("%s request %s failed", self.loop_name, request.kind)
+            request.error = ServiceError(f"Something went wrong: {exc}")
+        finally:
+            request.done.set()
+
+    def _dispatch(self, request: Request) -> Any:
+        raise NotImplementedError
+
+    def _next_timeout(self) -> float:
+        return self.idle_s
+
+    def _tick(self) -> None:
+        """Called after every request and every timeout (pending placements, timers)."""
+
+    # -- stopping ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._changed:
+            self.closing = True
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._queue.put(Request("stop"))
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._after_close()
+
+    def _after_close(self) -> None:
+        """Release what the service owns (its own journal connection, ...)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
