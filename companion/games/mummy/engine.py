@@ -114,9 +114,12 @@ def new_game(setup: Setup) -> tuple[State, Events]:
         stack = tuple(t for t in maze.treasures if t.colour is colour)
         if len(stack) < per_colour * len(setup.seekers):
             raise RuleError(f"The maze has too few {colour.value} treasures for this game.")
-        deck, rng = shuffled(rng, stack)
-        for i, hand in enumerate(hands):
-            hand.extend(deck[i * per_colour : (i + 1) * per_colour])
+        if setup.hands is None:
+            deck, rng = shuffled(rng, stack)
+            for i, hand in enumerate(hands):
+                hand.extend(deck[i * per_colour : (i + 1) * per_colour])
+    if setup.hands is not None:
+        hands = [list(hand) for hand in _dealt_hands(setup)]
     figures = setup.figures
     state = State(
         setup=setup,
@@ -133,6 +136,32 @@ def new_game(setup: Setup) -> tuple[State, Events]:
     events: Events = []
     state = _begin_seeker_turn(state, 0, events)
     return state, events
+
+
+def _dealt_hands(setup: Setup) -> tuple[tuple[Treasure, ...], ...]:
+    """The hands dealt by hand (physical cards), checked like a dealer would check them."""
+    hands = setup.hands or ()
+    if len(hands) != len(setup.seekers):
+        raise RuleError(f"Enter the cards of every seeker: {len(setup.seekers)} hands are needed.")
+    per_colour = setup.cards_per_colour
+    on_maze = set(setup.maze.treasures)
+    seen: set[Treasure] = set()
+    for figures, hand in zip(setup.seekers, hands, strict=True):
+        who = figures[0].value.capitalize()
+        for treasure in hand:
+            if treasure not in on_maze:
+                raise RuleError(f"{who} holds a card for {treasure.title}: no such treasure here.")
+            if treasure in seen:
+                raise RuleError(f"The {treasure.title} card cannot be in two hands.")
+            seen.add(treasure)
+        for colour in TREASURE_COUNTS:
+            count = sum(1 for t in hand if t.colour is colour)
+            if count != per_colour:
+                want = "one card" if per_colour == 1 else f"{per_colour} cards"
+                raise RuleError(
+                    f"{who} needs {want} of each colour: {count} {colour.value} entered."
+                )
+    return hands
 
 
 def apply(state: State, command: Command) -> tuple[State, Events]:

@@ -11,7 +11,9 @@ Line 1 is the setup, every further line one command (docs/game-records.md)::
     {"cmd": "mummy_step", "to": "D1"}
 
 Dice without ``faces``/``value`` come from the game's seeded RNG, so a record
-replays to the same state every time.
+replays to the same state every time.  A setup with ``"hands"`` (each seeker's cards
+by treasure cell, ``[["B4", "F4", ...], ...]``) was dealt by hand: physical mission
+cards the seekers entered; without it the seed deals the cards.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .commands import (
 )
 from .dice import Face
 from .engine import RuleError, apply, new_game
-from .maze import Maze, parse_cell_name
+from .maze import Maze, Treasure, parse_cell_name
 from .maze_file import parse_maze
 from .state import FigureColour, Options, Setup, State
 
@@ -51,7 +53,7 @@ class RecordError(ValueError):
 
 def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
     o = setup.options
-    return {
+    data: dict[str, Any] = {
         "record": RECORD_KIND,
         "version": RECORD_VERSION,
         "seed": setup.seed,
@@ -61,8 +63,11 @@ def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
             "mummy_moves_exactly": o.mummy_moves_exactly,
             "mummy_sees_treasures": o.mummy_sees_treasures,
         },
-        "maze": maze_text,
     }
+    if setup.hands is not None:
+        data["hands"] = [[setup.maze.cell_name(t.cell) for t in hand] for hand in setup.hands]
+    data["maze"] = maze_text
+    return data
 
 
 def setup_from_json(data: dict[str, Any]) -> Setup:
@@ -78,7 +83,25 @@ def setup_from_json(data: dict[str, Any]) -> Setup:
         mummy_sees_treasures=bool(opts.get("mummy_sees_treasures", True)),
     )
     seekers = tuple(tuple(FigureColour(c) for c in figs) for figs in data["seekers"])
-    return Setup(maze=maze, seekers=seekers, seed=int(data.get("seed", 0)), options=options)
+    hands = data.get("hands")
+    return Setup(
+        maze=maze,
+        seekers=seekers,
+        seed=int(data.get("seed", 0)),
+        options=options,
+        hands=None if hands is None else tuple(_hand(maze, cells) for cells in hands),
+    )
+
+
+def _hand(maze: Maze, cells: list[str]) -> tuple[Treasure, ...]:
+    """A dealt hand from the cell names of its treasures."""
+    hand = []
+    for name in cells:
+        treasure = maze.treasure_at(parse_cell_name(str(name), maze.width, maze.height))
+        if treasure is None:
+            raise ValueError(f"no treasure on {name} for a dealt card")
+        hand.append(treasure)
+    return tuple(hand)
 
 
 def command_to_json(command: Command, maze: Maze) -> dict[str, Any]:

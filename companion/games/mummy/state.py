@@ -69,6 +69,9 @@ class Setup:
     seekers: tuple[tuple[FigureColour, ...], ...]
     seed: int = 0
     options: Options = Options()
+    #: Mission cards dealt by hand, per seeker (physical cards the seekers entered);
+    #: None deals them from the seed.
+    hands: tuple[tuple[Treasure, ...], ...] | None = None
 
     @property
     def figures(self) -> tuple[FigureColour, ...]:
