@@ -13,6 +13,7 @@ import os
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import TracebackType
@@ -21,9 +22,9 @@ from typing import Any
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Mode, Scene
 from companion.games.mummy.commands import Command, Move
-from companion.games.mummy.engine import RuleError
+from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.events import Event, SeekerCaught
-from companion.games.mummy.maze import Maze
+from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 
 from .game import KIND, RunningGame, make_game_setup
@@ -32,6 +33,9 @@ from .loop import ServiceError
 from .tracker import BoardMap, Judgement, judge
 
 log = logging.getLogger(__name__)
+
+#: How many commands' events the published log keeps (for the pages' announcements).
+LOG_COMMANDS = 40
 
 
 @dataclass
@@ -55,6 +59,8 @@ class Published:
     judgement: Judgement
     board_connected: bool
     catch: tuple[int, float] | None
+    #: The events of the game's last commands, one tuple per command, oldest first.
+    log: tuple[tuple[Event, ...], ...] = ()
 
 
 class Service:
@@ -93,6 +99,7 @@ class Service:
         #: Set when the service shuts down: live streams end.
         self.closing = False
         self.game = self._resume_or_new()
+        self._log = _replayed_log(self.game)
         self._published = self._snapshot(0)
 
     # -- starting --------------------------------------------------------------------
@@ -116,7 +123,10 @@ class Service:
 
     def _new_game(self, colours: list[str], **options: Any) -> RunningGame:
         seed = int.from_bytes(os.urandom(8), "little")
+        hands = options.pop("hands", None)
         setup = make_game_setup(self.maze, colours, seed=seed, **options)
+        if hands is not None:
+            setup = replace(setup, hands=tuple(self._hand(cells) for cells in hands))
         game = RunningGame(0, setup, self.maze_text)
         game.id = self.journal.new_game(KIND, game.setup_json())
         log.info("new game %d: %s", game.id, ", ".join(colours))
@@ -134,6 +144,8 @@ class Service:
         return list(self._call("command", command, role, timeout))
 
     def new_game(self, colours: list[str], timeout: float = 5.0, **options: Any) -> int:
+        """Start a game (options: see ``make_game_setup``; ``hands``: each seeker's
+        physical mission cards by treasure cell name, dealt by hand)."""
         return int(self._call("new_game", (colours, options), "host", timeout))
 
     def undo(self, timeout: float = 5.0) -> bool:
@@ -286,6 +298,7 @@ class Service:
                 colours, options = request.payload
                 self.game = self._new_game(colours, **options)
                 self._catch = None
+                self._log = deque([tuple(self.game.last_events)], maxlen=LOG_COMMANDS)
                 self._publish(self.game.last_events)
                 request.result = self.game.id
             elif request.kind == "undo":
@@ -306,9 +319,15 @@ class Service:
             raise ServiceError("It is not the mummy's turn.")
         if role.startswith("seeker") and state.is_mummy_turn:
             raise ServiceError("It is the mummy's turn.")
+        if role.startswith("seeker") and not state.is_over and role != f"seeker{state.seeker}":
+            colour = state.setup.figures[state.figure].value.capitalize()
+            raise ServiceError(f"It is {colour}'s turn.")
         if isinstance(command, Move) and role != "board":
             raise ServiceError("Move the figure on the board: the sensors see where it goes.")
         judgement = self._published.judgement
+        if not judgement.matches and role == "mummy":
+            # The restore message names the seekers' cells: never for the mummy.
+            raise ServiceError("The seekers are putting the board right: wait a moment.")
         if not judgement.matches and role != "board":
             raise ServiceError(judgement.message or "Put the board right first.")
         new_state, events = self.game.try_apply(command)
@@ -316,6 +335,7 @@ class Service:
         if new_state.is_over:
             self.journal.end_game(self.game.id)
         self.game.accept(command, new_state, events)
+        self._log.append(tuple(events))
         for event in events:
             if isinstance(event, SeekerCaught):
                 self._catch = (event.at, self.clock())
@@ -328,6 +348,7 @@ class Service:
             return False
         stored = self.journal.load(self.game.id)
         self.game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
+        self._log = _replayed_log(self.game)
         self._catch = None
         self._after_undo = True
         log.info("undid %s", removed)
@@ -375,6 +396,7 @@ class Service:
             judgement=judgement,
             board_connected=self._board_connected,
             catch=self._catch,
+            log=tuple(self._log),
         )
 
     def _publish(self, events: list[Event]) -> None:
@@ -395,6 +417,20 @@ class Service:
             self._published = published
             self._changed.notify_all()
 
+    def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:
+        """A seeker's dealt cards from the cell names of their treasures."""
+        hand = []
+        for name in cells:
+            try:
+                cell = parse_cell_name(str(name), self.maze.width, self.maze.height)
+            except ValueError as exc:
+                raise ServiceError(f"{name} is not a cell of the maze.") from exc
+            treasure = self.maze.treasure_at(cell)
+            if treasure is None:
+                raise ServiceError(f"There is no treasure on {name}.")
+            hand.append(treasure)
+        return tuple(hand)
+
     # -- stopping ------------------------------------------------------------------------
 
     def close(self) -> None:
@@ -413,3 +449,13 @@ class Service:
         self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _replayed_log(game: RunningGame) -> deque[tuple[Event, ...]]:
+    """The events of a game's last commands, rebuilt by replay (after a resume or undo)."""
+    state, events = new_game(game.setup)
+    log: deque[tuple[Event, ...]] = deque([tuple(events)], maxlen=LOG_COMMANDS)
+    for command in game.commands:
+        state, events = apply(state, command)
+        log.append(tuple(events))
+    return log

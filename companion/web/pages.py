@@ -1,0 +1,206 @@
+"""The mummy game's pages: joining, the host page and the mummy, seeker and table pages.
+
+Each page is a short HTML shell; its script reads the seat's JSON from ``/api`` and
+re-renders from the live stream.  ``init_app`` sets up the seats (host, codes, PIN),
+logs the host PIN and registers the pages and the API.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import segno
+from flask import Blueprint, Flask, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from companion.service.runner import addresses
+
+from . import api
+from .api import current_seat, host_status, is_host, seat_name, seats
+from .context import service
+from .payloads import seeker_names
+from .roles import Seats
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("pages", __name__)
+
+#: The page of each kind of seat.
+SEAT_PAGES = {"mummy": "pages.mummy", "seeker": "pages.seeker", "table": "pages.table"}
+
+
+def init_app(app: Flask) -> None:
+    """Seats from ``seats.json`` beside the journal, the host PIN in the log, the routes."""
+    svc = app.extensions["companion.service"]
+    journal_path = str(svc.journal.path)
+    path = None if journal_path == ":memory:" else Path(journal_path).parent / "seats.json"
+    store = Seats(path, pin=app.config.get("COMPANION_HOST_PIN"))
+    store.forget_table_unless(svc.published.game_id)
+    if store.table is not None:
+        svc.hints = store.table.options.hints
+    app.extensions["companion.seats"] = store
+    app.register_blueprint(bp)
+    app.register_blueprint(api.bp)
+    log.info(
+        "host PIN %s: the first device to open the companion becomes the host; "
+        "another one needs this PIN",
+        store.pin,
+    )
+
+
+# -- joining -------------------------------------------------------------------------------
+
+
+@bp.get("/")
+def home() -> ResponseReturnValue:
+    """Straight to this device's page; the very first device becomes the host."""
+    seat = current_seat()
+    if seat is not None:
+        return redirect(_seat_url(seat))
+    if is_host():
+        return redirect(url_for("pages.host"))
+    token = seats().claim_host()
+    if token is not None:
+        _remember(host=token)
+        return redirect(url_for("pages.host"))
+    return render_template("landing.html", error=None)
+
+
+@bp.post("/")
+def join_by_form() -> ResponseReturnValue:
+    return _join(request.form.get("code", ""))
+
+
+@bp.get("/join/<code>")
+def join(code: str) -> ResponseReturnValue:
+    return _join(code)
+
+
+@bp.get("/leave")
+def leave() -> ResponseReturnValue:
+    """Give up this device's seat (to join another one)."""
+    session.pop("seat", None)
+    return redirect(url_for("pages.home"))
+
+
+def _join(code: str) -> ResponseReturnValue:
+    store = seats()
+    table = store.table
+    seat = table.seat_for_code(code) if table is not None else None
+    if seat is None:
+        error = (
+            "No game is set up yet: ask the host."
+            if table is None
+            else "That code is not one of this game's: ask the host for your seat's code."
+        )
+        return render_template("landing.html", error=error), 403
+    _remember(seat=store.binding(seat))
+    store.joined(seat)
+    names = seeker_names(service().published.state.setup)
+    return render_template("joined.html", url=_seat_url(seat), name=seat_name(seat, names))
+
+
+def _remember(**values: object) -> None:
+    session.permanent = True
+    session.update(values)
+
+
+def _seat_url(seat: str) -> str:
+    kind = "seeker" if seat.startswith("seeker") else seat
+    return url_for(SEAT_PAGES[kind])
+
+
+# -- the host ------------------------------------------------------------------------------
+
+
+@bp.get("/host")
+def host() -> ResponseReturnValue:
+    if not is_host():
+        token = seats().claim_host()
+        if token is None:
+            return render_template("pin.html", error=None), 403
+        _remember(host=token)
+    status = host_status()
+    urls = join_urls()
+    table = status["table"]
+    qr = {}
+    if table is not None:
+        for seat in table["seats"]:
+            qr[seat["seat"]] = qr_svg(f"{urls[0]}join/{seat['code']}")
+    return render_template(
+        "host.html",
+        status=status,
+        addresses=urls,
+        address_qr=qr_svg(urls[0]),
+        seat_qr=qr,
+        seat=current_seat(),
+        colours=("red", "turquoise", "blue", "violet"),
+    )
+
+
+@bp.post("/host")
+def host_pin() -> ResponseReturnValue:
+    store = seats()
+    now = time.monotonic()
+    token = store.host_by_pin(request.form.get("pin", ""), now)
+    if token is None:
+        error = (
+            "Too many wrong PINs: wait half a minute."
+            if store.pin_locked(now)
+            else "That is not the PIN: it is in the companion's log."
+        )
+        return render_template("pin.html", error=error), 403
+    _remember(host=token)
+    return redirect(url_for("pages.host"), code=303)
+
+
+def join_urls() -> list[str]:
+    """The addresses phones should open, the best for a QR code first (an IP address:
+    phones do not all resolve ``.local`` names)."""
+    port = int(request.environ.get("SERVER_PORT") or 80)
+    urls = addresses(port)
+    here = request.host_url
+    if urlsplit(here).hostname not in ("localhost", "127.0.0.1", "::1"):
+        urls = [here, *(u for u in urls if u != here)]
+    by_ip = [u for u in urls if (urlsplit(u).hostname or "").replace(".", "").isdigit()]
+    return [*by_ip, *(u for u in urls if u not in by_ip)] or [here]
+
+
+@lru_cache(maxsize=64)
+def qr_svg(url: str) -> Markup:
+    """An inline SVG QR code of ``url`` (made here: the phones have no internet)."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=4, border=2, dark="#000", light="#fff", omitsize=True
+    )
+    return Markup(svg)
+
+
+# -- the seats' pages ----------------------------------------------------------------------
+
+
+@bp.get("/mummy")
+def mummy() -> ResponseReturnValue:
+    return _seat_page("mummy", "mummy.html")
+
+
+@bp.get("/seeker")
+def seeker() -> ResponseReturnValue:
+    return _seat_page("seeker", "seeker.html")
+
+
+@bp.get("/table")
+def table() -> ResponseReturnValue:
+    return _seat_page("table", "table.html")
+
+
+def _seat_page(kind: str, template: str) -> ResponseReturnValue:
+    seat = current_seat()
+    if seat is None or not seat.startswith(kind):
+        return render_template("denied.html", seat=seat), 403
+    names = seeker_names(service().published.state.setup)
+    return render_template(template, seat=seat, title=seat_name(seat, names), host=is_host())

@@ -1,0 +1,268 @@
+"""Who may open which page: the host, and the seats of the table (mummy, seekers, table).
+
+The host sets up a *table*: the seekers' colours, the options and one short join code
+per seat.  A device that opens ``/join/<code>`` gets that seat in Flask's signed
+session cookie (``{"table", "v", "seat"}``; the app's secret key is made once per
+install, readable by its owner only), so a forged or edited cookie is simply not
+there.  A seat is valid while the table id and its code version are current: a new
+setup with other colours, or "new codes" on the host page, shuts every phone out.
+
+The table (with its codes) is kept in ``seats.json`` beside the journal, owner-only, so
+a restart keeps every phone joined as long as the journal resumes the table's game.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import os
+import secrets
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: Letters and digits nobody mistakes for another (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
+CODE_ALPHABET = "ACDEFHJKMNPQRTUVWXY34679"
+CODE_LENGTH = 6
+PIN_LENGTH = 6
+#: Wrong PINs in a row before the host page locks for a while.
+PIN_TRIES = 5
+PIN_LOCK_S = 30.0
+
+SEEKER_COLOURS = ("red", "turquoise", "blue", "violet")
+
+
+def new_code() -> str:
+    """A short random join code (6 characters: about 2^27 codes)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_pin() -> str:
+    return "".join(secrets.choice("0123456789") for _ in range(PIN_LENGTH))
+
+
+def normalise_code(text: str) -> str:
+    """What a player typed, as a code: case and spaces do not matter."""
+    return "".join(text.split()).upper()
+
+
+@dataclass
+class TableOptions:
+    """The host's choices besides the colours."""
+
+    dice: str = "virtual"  # "virtual": the companion rolls; "physical": players enter throws
+    cards: str = "digital"  # "digital": the companion deals; "physical": seekers enter theirs
+    hints: bool = True  # seekers may light the cells their die can reach
+    exact: bool = False  # the mummy must use every step
+    treasures: bool = True  # the mummy's page shows the treasures
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableOptions:
+        dice = str(data.get("dice", "virtual"))
+        cards = str(data.get("cards", "digital"))
+        if dice not in ("virtual", "physical"):
+            raise ValueError("Dice are virtual or physical.")
+        if cards not in ("digital", "physical"):
+            raise ValueError("Mission cards are digital or physical.")
+        return cls(
+            dice=dice,
+            cards=cards,
+            hints=bool(data.get("hints", True)),
+            exact=bool(data.get("exact", False)),
+            treasures=bool(data.get("treasures", True)),
+        )
+
+
+@dataclass
+class Table:
+    """One group of players: their seats, join codes, options and the running game."""
+
+    id: str
+    colours: list[str]
+    options: TableOptions
+    codes: dict[str, str]
+    version: int = 1
+    game_id: int = 0
+    #: Physical cards: the seekers are entering their cards (the game waits).
+    dealing: bool = False
+    #: Cards entered so far while dealing, by seat, as treasure cell names.
+    hands: dict[str, list[str]] = field(default_factory=dict)
+    #: Seats at least one device has joined.
+    joined: list[str] = field(default_factory=list)
+
+    @property
+    def seats(self) -> list[str]:
+        return ["mummy", *(f"seeker{i}" for i in range(len(self.colours))), "table"]
+
+    def seat_for_code(self, code: str) -> str | None:
+        """The seat whose code this is (compared in constant time)."""
+        wanted = normalise_code(code).encode()
+        found = None
+        for seat, own in self.codes.items():
+            if hmac.compare_digest(own.encode(), wanted):
+                found = seat
+        return found
+
+    def renew_codes(self) -> None:
+        """New codes for every seat; every device must join again."""
+        self.codes = {seat: new_code() for seat in self.seats}
+        self.version += 1
+        self.joined = []
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        return cls(
+            id=str(data["id"]),
+            colours=[str(c) for c in data["colours"]],
+            options=TableOptions.from_json(data.get("options", {})),
+            codes={str(k): str(v) for k, v in data["codes"].items()},
+            version=int(data.get("version", 1)),
+            game_id=int(data.get("game_id", 0)),
+            dealing=bool(data.get("dealing", False)),
+            hands={str(k): [str(c) for c in v] for k, v in data.get("hands", {}).items()},
+            joined=[str(s) for s in data.get("joined", [])],
+        )
+
+    @classmethod
+    def new(cls, colours: list[str], options: TableOptions) -> Table:
+        table = cls(id=secrets.token_urlsafe(9), colours=list(colours), options=options, codes={})
+        table.codes = {seat: new_code() for seat in table.seats}
+        return table
+
+
+def check_colours(colours: list[str]) -> list[str]:
+    """The seekers' colours in turn order, or ValueError in player words."""
+    if not 1 <= len(colours) <= 4:
+        raise ValueError("Choose 1 to 4 seekers.")
+    for colour in colours:
+        if colour not in SEEKER_COLOURS:
+            raise ValueError(f"{colour} is not a seeker colour.")
+    if len(set(colours)) != len(colours):
+        raise ValueError("Every seeker needs a colour of their own.")
+    return list(colours)
+
+
+class Seats:
+    """The host token, the host PIN and the current table; saved to ``path`` (if any)."""
+
+    def __init__(self, path: Path | None, pin: str | None = None) -> None:
+        self.path = path
+        self.pin = pin or new_pin()
+        self.lock = threading.RLock()
+        self.host_token: str | None = None
+        self.table: Table | None = None
+        self._wrong_pins = 0
+        self._locked_until = 0.0
+        #: Counts changes to the table (cards entered, new codes) for the live streams.
+        self.serial = 0
+        self._load()
+
+    def bump(self) -> None:
+        """Tell the live streams that the table changed."""
+        self.serial += 1
+
+    # -- the host ----------------------------------------------------------------------
+
+    def claim_host(self) -> str | None:
+        """The first device becomes the host without a PIN; later ones need the PIN."""
+        with self.lock:
+            if self.host_token is not None:
+                return None
+            self.host_token = secrets.token_urlsafe(18)
+            self.save()
+            return self.host_token
+
+    def host_by_pin(self, pin: str, now: float) -> str | None:
+        """The host token for the right PIN (a few wrong ones lock the form for a while)."""
+        with self.lock:
+            if now < self._locked_until:
+                return None
+            if not hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
+                self._wrong_pins += 1
+                if self._wrong_pins >= PIN_TRIES:
+                    self._wrong_pins = 0
+                    self._locked_until = now + PIN_LOCK_S
+                return None
+            self._wrong_pins = 0
+            if self.host_token is None:
+                self.host_token = secrets.token_urlsafe(18)
+                self.save()
+            return self.host_token
+
+    def pin_locked(self, now: float) -> bool:
+        return now < self._locked_until
+
+    def is_host(self, token: object) -> bool:
+        own = self.host_token
+        return isinstance(token, str) and own is not None and hmac.compare_digest(token, own)
+
+    # -- seats -------------------------------------------------------------------------
+
+    def seat_of(self, cookie: object) -> str | None:
+        """The seat a session cookie's binding gives, if still valid."""
+        table = self.table
+        if not isinstance(cookie, dict) or table is None:
+            return None
+        seat = cookie.get("seat")
+        if cookie.get("table") != table.id or cookie.get("v") != table.version:
+            return None
+        return seat if isinstance(seat, str) and seat in table.seats else None
+
+    def binding(self, seat: str) -> dict[str, Any]:
+        """The cookie value that binds a device to ``seat`` of the current table."""
+        table = self.table
+        assert table is not None
+        return {"table": table.id, "v": table.version, "seat": seat}
+
+    def joined(self, seat: str) -> None:
+        with self.lock:
+            if self.table is not None and seat not in self.table.joined:
+                self.table.joined.append(seat)
+                self.save()
+
+    # -- persistence -------------------------------------------------------------------
+
+    def forget_table_unless(self, game_id: int) -> None:
+        """After a restart: keep the table only if the journal resumed its game."""
+        with self.lock:
+            if self.table is not None and self.table.game_id != game_id:
+                log.info("the stored table belongs to another game: phones must join again")
+                self.table = None
+                self.save()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        data = {
+            "host": self.host_token,
+            "table": None if self.table is None else self.table.to_json(),
+        }
+        tmp = self.path.with_suffix(".tmp")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, self.path)
+
+    def _load(self) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            host = data.get("host")
+            self.host_token = host if isinstance(host, str) else None
+            table = data.get("table")
+            self.table = Table.from_json(table) if table else None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.error(
+                "could not read %s (%s): the host and the phones must join again", self.path, exc
+            )
+            self.host_token, self.table = None, None

@@ -1,0 +1,67 @@
+// The host page: set up a game, hand out the seats' codes, undo, new codes.
+"use strict";
+
+const PHASES = {
+  seeker_turn: "a seeker rolls", seeker_rolled: "a seeker announces", seeker_moving: "a seeker moves",
+  seeker_card: "a seeker plays a card or ends the turn", mummy_roll: "the mummy rolls",
+  mummy_moving: "the mummy moves", game_over: "the game is over",
+};
+
+function hostError(id, message) { const box = $(id); if (box) box.textContent = message || ""; }
+
+function gameLine(status) {
+  const g = status.game;
+  const board = g.board.connected ? (g.board.ok ? "board as the game expects" : "the board needs putting right")
+                                  : "board disconnected";
+  const dealing = status.table && status.table.dealing ? "Waiting for the seekers' cards. " : "";
+  return `${dealing}Round ${g.round}: ${PHASES[g.phase] || g.phase}; ${board}.`;
+}
+
+function update(status) {
+  const line = $("game-line");
+  if (line) line.textContent = gameLine(status);
+  if (!status.table) return;
+  for (const seat of status.table.seats) {
+    const item = document.querySelector(`[data-seat="${seat.seat}"] .joined`);
+    if (item) {
+      item.textContent = seat.ready ? "cards in" : (seat.joined ? "joined" : "not joined");
+      item.dataset.joined = String(seat.joined);
+    }
+  }
+}
+
+$("setup").addEventListener("submit", ev => {
+  ev.preventDefault();
+  const form = ev.target;
+  const colours = [...form.querySelectorAll("input[name=colour]:checked")].map(i => i.value);
+  const body = {
+    colours,
+    dice: form.querySelector("input[name=dice]:checked").value,
+    cards: form.querySelector("input[name=cards]:checked").value,
+    exact: form.querySelector("input[name=exact]").checked,
+    treasures: form.querySelector("input[name=treasures]").checked,
+    hints: form.querySelector("input[name=hints]").checked,
+  };
+  if ($("game-line") && !confirm("Start a new game? The game now on the board ends.")) return;
+  hostError("setup-error", "");
+  post("/api/host/game", body).then(() => location.reload()).catch(err => hostError("setup-error", err.message));
+});
+
+if ($("undo")) {
+  $("undo").addEventListener("click", () => {
+    hostError("host-error", "");
+    post("/api/host/undo").then(s => { update(s); hostError("host-error", s.undone ? "Undone." : "Nothing to undo."); })
+      .catch(err => hostError("host-error", err.message));
+  });
+  $("codes").addEventListener("click", () => {
+    if (!confirm("New codes for every seat? Every phone must join again.")) return;
+    post("/api/host/codes").then(() => location.reload()).catch(err => hostError("host-error", err.message));
+  });
+}
+
+function poll() {
+  fetch("/api/host/status", {credentials: "same-origin"}).then(r => r.ok ? r.json() : null)
+    .then(s => { if (s) update(s); }).catch(() => {});
+}
+poll();
+setInterval(poll, 3000);

@@ -1,0 +1,80 @@
+// The mummy's page: the maze and the mummy only, public announcements, the mummy's controls.
+"use strict";
+
+const ROLE = "mummy";
+let current = null;
+const board = new Board($("board"), {figures: 1, onCell: cell => {
+  if (current && current.steps && current.steps.some(s => s.cell === cell)) step(cell);
+}});
+
+function send(body) { return command(ROLE, body, render); }
+function step(cell) { send({cmd: "mummy_step", to: cellName(cell, current.view.maze.width)}); }
+
+function render(data) {
+  current = data;
+  $("guidance").textContent = data.guidance;
+  if (data.stage === "dealing") {
+    $("controls").hidden = true;
+    renderCaught([]);
+    $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
+      el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? "cards in" : "entering cards\u2026"))));
+    return;
+  }
+  $("controls").hidden = false;
+  const v = data.view;
+  renderHeaderAnkhs(`\u2625 ${v.mummy_ankhs} of ${v.mummy_needs}`);
+  renderCaught(data.caught);
+  renderControls(data);
+  const moving = v.phase === "mummy_moving";
+  board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step"});
+  $("dice-out").textContent = v.dice_out ? `Mummy dice lying out: ${v.dice_out}` : "";
+  renderPlayers($("players"), data);
+  renderLog($("log"), data.log);
+}
+
+function renderControls(data) {
+  const v = data.view, actions = $("actions"), pad = $("pad"), steps = $("steps");
+  actions.replaceChildren();
+  pad.replaceChildren();
+  const moving = v.phase === "mummy_moving";
+  steps.hidden = !moving;
+  pad.hidden = !moving;
+  if (v.phase === "mummy_roll") {
+    if (data.options.dice === "physical") {
+      actions.append(el("span", {class: "dice-label"}, "The mummy die shows:"),
+        ...data.options.mummy_die_faces.map(n => button(String(n), () => send({cmd: "roll_mummy_die", value: n}),
+                                                       {class: "die pick", "aria-label": `the die shows ${n}`})));
+    } else {
+      actions.append(button("Roll the mummy die", () => send({cmd: "roll_mummy_die"}), {class: "primary"}));
+    }
+  }
+  if (!moving) return;
+  steps.textContent = `${v.steps_left} ${v.steps_left === 1 ? "step" : "steps"} left`;
+  const byDir = {};
+  for (const s of data.steps) (byDir[s.dir] = byDir[s.dir] || []).push(s);
+  const slots = {north: "n", west: "w", east: "e", south: "s"};
+  for (const [dir, slot] of Object.entries(slots)) {
+    const options = byDir[dir] || [];
+    if (options.length === 1) {
+      pad.append(button(`${DIR_ARROW[dir]} ${options[0].name}`, () => step(options[0].cell),
+                        {class: `arrow ${slot}`, "aria-label": `step ${dir} to ${options[0].name}`}));
+    } else {
+      pad.append(el("span", {class: `arrow ${slot} none`}));
+    }
+  }
+  pad.append(el("span", {class: "here", title: "the mummy"}, el("span", {}, "M")));
+  for (const options of Object.values(byDir)) {
+    if (options.length > 1) {
+      for (const s of options) {
+        actions.append(button(`${DIR_ARROW[s.dir]} ${s.name}`, () => step(s.cell),
+                              {"aria-label": `step to ${s.name}`}));
+      }
+    }
+  }
+  if (!data.options.exact) {
+    actions.append(button("End the move here", () => send({cmd: "end_mummy_move"})));
+  }
+}
+
+fetch("/api/mummy/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
+live(ROLE, render);

@@ -1,0 +1,216 @@
+// Shared by the mummy, seeker, table and host pages: requests, the live stream, the
+// board with its pieces, dice, players and announcements.  Plain JS, no build step.
+"use strict";
+
+const FACE_TEXT = {"1": "1", "2": "2", "3": "3", "4": "4", "arrow": "\u2794", "mummy": "M"};
+const DIR_ARROW = {north: "\u2191", east: "\u2192", south: "\u2193", west: "\u2190"};
+
+function $(id) { return document.getElementById(id); }
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v === true) node.setAttribute(k, "");
+    else if (v !== false && v != null) node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c != null) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+// POST JSON; resolves to the reply, rejects with an Error carrying the player message.
+async function post(url, body) {
+  const res = await fetch(url, {method: "POST", credentials: "same-origin",
+                                headers: {"Content-Type": "application/json"},
+                                body: JSON.stringify(body || {})});
+  let data = {};
+  try { data = await res.json(); } catch (e) { /* not JSON */ }
+  if (res.status === 403) { location.reload(); }
+  if (!res.ok) {
+    const err = new Error(data.error || `The companion answered ${res.status}.`);
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+// Render the seat's state now and after every change the server pushes.
+function live(role, render) {
+  const link = $("link");
+  const setLink = ok => {
+    if (!link) return;
+    link.textContent = ok ? "\u25CF" : "\u25CB offline";
+    link.className = "link " + (ok ? "ok" : "down");
+  };
+  const source = new EventSource(`/api/${role}/stream`);
+  source.onopen = () => setLink(true);
+  source.onmessage = ev => {
+    const data = JSON.parse(ev.data);
+    if (data.stale) { source.close(); location.reload(); return; }
+    setLink(true);
+    render(data);
+  };
+  source.onerror = () => setLink(false);  // EventSource reconnects by itself
+  return source;
+}
+
+function showError(message) {
+  const box = $("error");
+  if (box) box.textContent = message || "";
+}
+
+// Send a command; the reply's state re-renders the page, an error is shown in words.
+function command(role, body, render) {
+  showError("");
+  return post(`/api/${role}/command`, body)
+    .then(data => render(data.state))
+    .catch(err => {
+      showError(err.message);
+      if (err.data && err.data.state) render(err.data.state);
+    });
+}
+
+// -- the board ----------------------------------------------------------------------
+
+// A maze drawn once; `update` redraws the pieces, lit cells and rings on top.
+function Board(container, options) {
+  this.container = container;
+  this.options = options || {};
+  this.drawn = null;
+  this.layer = null;
+}
+
+Board.prototype.update = function (maze, state) {
+  if (!this.drawn) {
+    const figures = this.options.figures || 1;
+    this.drawn = drawMaze(this.container, maze, {camp_slots: figures, sarcophagus_slots: figures});
+    this.width = maze.width;
+    this.cellCount = maze.width * maze.height;
+    this.drawn.cells.forEach((rect, cell) => {
+      rect.addEventListener("click", () => this.options.onCell && this.options.onCell(cell));
+    });
+  }
+  if (this.layer) this.layer.remove();
+  if (this.litLayer) this.litLayer.remove();
+  const svg = this.drawn.svg;
+  const layer = svgEl("g", {class: "pieces"});
+  // Lit cells go under the walls and treasures: insert the layer right after the cells.
+  const lit = svgEl("g", {class: "lit"});
+  for (const cell of state.lit || []) {
+    const r = this.drawn.cells[cell];
+    svgEl("rect", {x: r.getAttribute("x"), y: r.getAttribute("y"), width: CELL, height: CELL,
+                   class: state.litClass || "hint", "pointer-events": "none"}, lit);
+  }
+  svg.insertBefore(lit, this.drawn.cells[this.drawn.cells.length - 1].nextSibling);
+  for (const cell of state.rings || []) {
+    const [x, y] = this.centre(cell);
+    svgEl("circle", {cx: x, cy: y, r: 11, class: "ring", "pointer-events": "none"}, layer);
+  }
+  for (const p of state.figures || []) {
+    const at = this.place(p.node, p.figure);
+    if (!at) continue;
+    const g = svgEl("g", {class: "piece", "data-colour": p.colour, "data-node": p.node,
+                          "pointer-events": "none"}, layer);
+    svgEl("circle", {cx: at[0], cy: at[1], r: 13, fill: COLOURS[p.colour], class: "figure-dot"}, g);
+    svgEl("text", {x: at[0], y: at[1] + 5, class: "piece-letter"}, g).textContent = p.colour[0].toUpperCase();
+  }
+  if (state.mummy != null) {
+    const at = this.place(state.mummy, -1);
+    if (at) {
+      const g = svgEl("g", {class: "piece mummy-piece", "data-node": state.mummy, "pointer-events": "none"}, layer);
+      svgEl("rect", {x: at[0] - 14, y: at[1] - 14, width: 28, height: 28, rx: 5, class: "mummy"}, g);
+      svgEl("text", {x: at[0], y: at[1] + 6, class: "piece-letter dark"}, g).textContent = "M";
+    }
+  }
+  svg.appendChild(layer);
+  this.layer = layer;
+  this.litLayer = lit;
+};
+
+Board.prototype.centre = function (cell) {
+  return [(cell % this.width) * CELL + CELL / 2, Math.floor(cell / this.width) * CELL + CELL / 2];
+};
+
+// Where a node is drawn: a cell, or a slot of the start field / the sarcophagus.
+Board.prototype.place = function (node, figure) {
+  if (node < 0) return null;
+  if (node < this.cellCount) return this.centre(node);
+  const pads = node === this.cellCount ? this.drawn.pads.camp : this.drawn.pads.sarcophagus;
+  if (!pads.length) return null;
+  const pad = figure < 0 ? pads[Math.floor((pads.length - 1) / 2)] : pads[Math.min(figure, pads.length - 1)];
+  const x = +pad.getAttribute("x") + (+pad.getAttribute("width")) / 2;
+  const y = +pad.getAttribute("y") + (+pad.getAttribute("height")) / 2;
+  return [figure < 0 && pads.length % 2 === 0 ? x + CELL / 2 : x, y];
+};
+
+// -- dice, players, announcements ---------------------------------------------------
+
+function dieFace(label, attrs) {
+  return el("span", Object.assign({class: `die face-${label}`, title: label}, attrs || {}),
+            FACE_TEXT[label] || label);
+}
+
+// The mummy dice lying out, then the faces of the last roll.
+function renderDice(box, view) {
+  box.replaceChildren();
+  if (view.dice_out) {
+    box.append(el("span", {class: "dice-label"}, "Set aside:"));
+    for (let i = 0; i < view.dice_out; i++) box.append(dieFace("mummy", {class: "die face-mummy out"}));
+  }
+  if (view.roll && view.roll.length) {
+    box.append(el("span", {class: "dice-label"}, "Rolled:"));
+    for (const f of view.roll) box.append(dieFace(f));
+  }
+  if (!box.children.length) box.append(el("span", {class: "muted"}, "No dice on the table."));
+}
+
+const CARD_COLOURS = ["red", "blue", "white", "green", "yellow"];
+
+function colourDots(counts) {
+  return CARD_COLOURS.filter(c => counts[c]).map(c => [c, counts[c]]).flatMap(([colour, n]) =>
+    Array.from({length: n}, () => el("span", {class: "dot", style: `--c: ${COLOURS[colour]}`,
+                                              title: `${colour} card`})));
+}
+
+// Every seeker: colour, ankhs, the colours of the cards still held, the cards played.
+function renderPlayers(box, payload) {
+  const view = payload.view;
+  box.replaceChildren();
+  view.seekers.forEach((s, i) => {
+    const turn = view.turn != null && s.figures.includes(view.turn_colour);
+    box.append(el("div", {class: "player" + (turn ? " turn" : "") + (s.out ? " out" : "")},
+      el("span", {class: "who"}, s.figures.map(c => el("span", {class: "dot big", style: `--c: ${COLOURS[c]}`})),
+         " ", payload.names[i]),
+      el("span", {class: "ankhs"}, s.out ? "out" : `\u2625 ${s.ankhs}`),
+      el("span", {class: "left"}, colourDots(s.card_colours), ` ${s.cards_left} left`),
+      s.played.length ? el("span", {class: "played"}, "Played: " + s.played.map(t => `${t.colour} ${t.name}`).join(", ")) : null));
+  });
+  box.append(el("div", {class: "player mummy-row" + (view.turn == null && !view.winner ? " turn" : "")},
+    el("span", {class: "who"}, el("span", {class: "dot big", style: "--c: var(--accent)"}), " Mummy"),
+    el("span", {class: "ankhs"}, `\u2625 ${view.mummy_ankhs} of ${view.mummy_needs}`)));
+}
+
+function renderLog(box, log) {
+  box.replaceChildren(...log.slice().reverse().map(e =>
+    el("li", {class: `ev ev-${e.kind}`, "data-kind": e.kind}, e.text)));
+}
+
+function renderCaught(caught) {
+  const box = $("caught");
+  box.hidden = !caught || !caught.length;
+  box.textContent = (caught || []).join(" ");
+}
+
+function renderHeaderAnkhs(text) {
+  const box = $("ankhs");
+  if (box) box.textContent = text;
+}
+
+function button(label, onclick, attrs) {
+  return el("button", Object.assign({type: "button", onclick}, attrs || {}), label);
+}

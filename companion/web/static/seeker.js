@@ -1,0 +1,182 @@
+// A seeker's page: their cards, their dice, guidance in words; the figure moves on the board.
+"use strict";
+
+const ROLE = "seeker";
+let board = null;
+let current = null;
+let thrown = [];          // physical dice: the faces entered so far
+let picked = [];          // physical cards: the cells chosen while dealing
+let showHints = false;
+
+function cellIndex(name, width) {
+  return (parseInt(name.slice(1), 10) - 1) * width + (name.charCodeAt(0) - 65);
+}
+
+function send(body) { return command(ROLE, body, render); }
+
+function render(data) {
+  current = data;
+  $("guidance").textContent = data.guidance;
+  if (data.stage === "dealing") return renderDealing(data);
+  $("dealing").hidden = true;
+  $("controls").hidden = false;
+  const v = data.view;
+  const me = v.seekers[v.seeker];
+  renderHeaderAnkhs(me.out ? "out" : `\u2625 ${me.ankhs}`);
+  renderCaught(data.caught);
+  renderSeekerDice(data);
+  renderEntry(data);
+  renderActions(data);
+  const moving = data.my_turn && v.phase === "seeker_moving" && v.legal_destinations;
+  $("hint-toggle").hidden = !(data.options.hints && moving);
+  if (!board || board.options.figures !== v.positions.length) {
+    board = new Board($("board"), {figures: v.positions.length});
+  }
+  board.update(v.maze, {
+    figures: v.positions, mummy: v.mummy, rings: v.hand.map(t => t.cell),
+    lit: moving && showHints ? v.legal_destinations : [],
+  });
+  renderHand(v, me);
+  renderPlayers($("players"), data);
+  renderLog($("log"), data.log);
+}
+
+function renderSeekerDice(data) {
+  const v = data.view, box = $("dice");
+  box.replaceChildren();
+  if (v.dice_out) {
+    box.append(el("span", {class: "dice-label"}, "Set aside:"));
+    for (let i = 0; i < v.dice_out; i++) box.append(dieFace("mummy", {class: "die face-mummy out"}));
+  }
+  const announce = data.my_turn && v.phase === "seeker_rolled";
+  if (v.roll.length) {
+    box.append(el("span", {class: "dice-label"}, announce ? "Tap a die to announce it:" : "Rolled:"));
+    for (const f of v.roll) {
+      box.append(announce
+        ? el("button", {type: "button", class: `die face-${f} pick`, title: `announce ${f}`,
+                        "aria-label": `announce ${f}`, onclick: () => send({cmd: "announce", face: f})},
+             FACE_TEXT[f])
+        : dieFace(f));
+    }
+  }
+  if (v.announced) {
+    box.append(el("span", {class: "dice-label"}, "Announced:"), dieFace(v.announced, {class: `die face-${v.announced} chosen`}));
+  }
+}
+
+// Physical dice: tap the faces thrown, then send them.
+function renderEntry(data) {
+  const v = data.view;
+  const rolling = data.my_turn && (v.phase === "seeker_turn" || v.phase === "seeker_rolled");
+  const show = rolling && data.options.dice === "physical";
+  $("entry").hidden = !show;
+  if (!show) { thrown = []; return; }
+  const count = 5 - v.dice_out;
+  thrown = thrown.slice(0, count);
+  const palette = $("palette");
+  palette.replaceChildren(...["1", "2", "3", "4", "arrow", "mummy"].map(f =>
+    el("button", {type: "button", class: `die face-${f} pick`, "aria-label": `add ${f}`,
+                  disabled: thrown.length >= count,
+                  onclick: () => { thrown.push(f); renderEntry(current); renderActions(current); }},
+       FACE_TEXT[f])));
+  const box = $("thrown");
+  box.replaceChildren(el("span", {class: "dice-label"}, `Thrown (${thrown.length} of ${count}):`),
+    ...thrown.map((f, i) => el("button", {type: "button", class: `die face-${f}`, "aria-label": `remove ${f}`,
+                                          onclick: () => { thrown.splice(i, 1); renderEntry(current); renderActions(current); }},
+                               FACE_TEXT[f])));
+}
+
+function renderActions(data) {
+  const v = data.view, box = $("actions");
+  box.replaceChildren();
+  if (!data.my_turn) return;
+  const count = 5 - v.dice_out;
+  const physical = data.options.dice === "physical";
+  if (v.phase === "seeker_turn" && v.may_resolve) {
+    box.append(button(`Resolve: the mummy moves ${v.dice_out}`, () => send({cmd: "resolve"})));
+  }
+  if (v.phase === "seeker_turn" || v.phase === "seeker_rolled") {
+    const again = v.phase === "seeker_rolled" ? "again " : "";
+    if (physical) {
+      box.append(button(`Send the throw (${count} ${count === 1 ? "die" : "dice"})`, () => {
+        const faces = thrown.slice();
+        thrown = [];
+        send({cmd: "roll", faces});
+      }, {class: "primary", disabled: thrown.length !== count}));
+    } else {
+      box.append(button(`Roll ${again}(${count} ${count === 1 ? "die" : "dice"})`,
+                        () => send({cmd: "roll"}), {class: v.phase === "seeker_turn" ? "primary" : ""}));
+    }
+  }
+  if (v.phase === "seeker_card") {
+    if (data.playable) {
+      box.append(button(`Play the ${data.playable.name} card`, () => send({cmd: "play_card"}), {class: "primary"}));
+    }
+    box.append(button("End the turn", () => send({cmd: "end_turn"}), {class: data.playable ? "" : "primary"}));
+  }
+  // While the board is being put right the game waits: say so with the buttons too.
+  if (!data.board.ok) box.querySelectorAll("button").forEach(b => { b.disabled = true; });
+}
+
+function renderHand(v, me) {
+  const items = v.hand.map(t => el("li", {class: "card"},
+    el("span", {class: "dot big", style: `--c: ${COLOURS[t.colour]}`}),
+    `${t.colour} ${t.name}`, el("span", {class: "cell"}, cellName(t.cell, v.maze.width))));
+  for (const t of me.played) {
+    items.push(el("li", {class: "card played"}, el("span", {class: "dot big", style: `--c: ${COLOURS[t.colour]}`}),
+                  `${t.colour} ${t.name}`, el("span", {class: "cell"}, "played")));
+  }
+  $("hand").replaceChildren(...items);
+}
+
+// Physical cards: tap the cards drawn (one, or two in the two-player game, per colour).
+function renderDealing(data) {
+  $("dealing").hidden = false;
+  $("controls").hidden = true;
+  $("hint-toggle").hidden = true;
+  renderCaught([]);
+  renderHeaderAnkhs("");
+  if (!picked.length && data.entered.length) picked = data.entered.slice();
+  const per = data.per_colour;
+  const groups = {};
+  for (const c of data.cards) (groups[c.colour] = groups[c.colour] || []).push(c);
+  const box = $("deal-cards");
+  box.replaceChildren(...Object.entries(groups).map(([colour, cards]) => el("fieldset", {class: "deal-colour"},
+    el("legend", {}, el("span", {class: "dot big", style: `--c: ${COLOURS[colour]}`}), ` ${cap(colour)}`),
+    ...cards.map(c => el("button", {type: "button", class: "card-pick", "aria-pressed": picked.includes(c.cell) ? "true" : "false",
+                                   onclick: () => togglePick(c, groups[colour], per)},
+                        c.name, el("span", {class: "cell"}, c.cell))))));
+  $("send-cards").disabled = picked.length !== 5 * per;
+  $("send-cards").textContent = data.entered.length ? "Send my cards again" : "Send my cards";
+  const width = data.maze.width;
+  if (!board) board = new Board($("board"), {figures: 1});
+  board.update(data.maze, {figures: [], mummy: null, rings: picked.map(n => cellIndex(n, width))});
+  $("hand").replaceChildren(...picked.map(n => {
+    const c = data.cards.find(x => x.cell === n);
+    return el("li", {class: "card"}, el("span", {class: "dot big", style: `--c: ${COLOURS[c.colour]}`}),
+              `${c.colour} ${c.name}`, el("span", {class: "cell"}, c.cell));
+  }));
+  $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
+    el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? "cards in" : "entering cards\u2026"))));
+  $("log").replaceChildren();
+}
+
+function togglePick(card, colourCards, per) {
+  if (picked.includes(card.cell)) {
+    picked = picked.filter(n => n !== card.cell);
+  } else {
+    const same = picked.filter(n => colourCards.some(c => c.cell === n));
+    if (same.length >= per) picked = picked.filter(n => n !== same[0]);
+    picked.push(card.cell);
+  }
+  renderDealing(current);
+}
+
+$("send-cards").addEventListener("click", () => {
+  showError("");
+  post("/api/seeker/cards", {cards: picked}).then(data => render(data.state)).catch(err => showError(err.message));
+});
+$("hint").addEventListener("change", ev => { showHints = ev.target.checked; render(current); });
+
+fetch("/api/seeker/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
+live(ROLE, render);
