@@ -52,6 +52,20 @@ def _parser() -> argparse.ArgumentParser:
     check = maze.add_parser("check", help="validate a maze file and name every problem")
     check.add_argument("file", type=Path)
     check.set_defaults(func=_maze_check)
+    render = maze.add_parser(
+        "render", help="printable sheet at true scale (SVG, or PDF on A3/A4 pages)"
+    )
+    render.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
+    render.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    render.add_argument(
+        "--sheet", choices=("maze", "crypt", "track"), default="maze", help="default: maze"
+    )
+    render.add_argument("--assembly", action="store_true", help="mark sensors and LEDs")
+    render.add_argument("--page", choices=("a3", "a4", "a2"), default="a3", help="PDF paper")
+    render.add_argument(
+        "--out", type=Path, action="append", required=True, help="FILE.svg or FILE.pdf"
+    )
+    render.set_defaults(func=_maze_render)
 
     rep = sub.add_parser("replay", help="replay a game record (JSON Lines)")
     rep.add_argument("log", type=Path)
@@ -79,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
         "--seconds", type=float, default=300.0, help="time to place figures by hand (default 300)"
     )
     selftest.set_defaults(func=_selftest)
+
+    wiring = sub.add_parser("wiring", help="wiring tables and power budget of a board config")
+    wiring.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    wiring.add_argument("--markdown", action="store_true", help="Markdown, as in hardware/")
+    wiring.add_argument("--diagram", type=Path, default=None, help="also write FILE.svg")
+    wiring.set_defaults(func=_wiring)
 
     run = sub.add_parser("run", help="start the companion (board, journal, web server)")
     run.add_argument("--mock", action="store_true", help="no hardware: a simulated board")
@@ -117,6 +137,57 @@ def _maze_check(args: argparse.Namespace) -> int:
         print(f"{len(problems)} problem(s) in {args.file}", file=sys.stderr)
         return 1
     print(f"{args.file}: the maze is good")
+    return 0
+
+
+def _maze_render(args: argparse.Namespace) -> int:
+    from companion.hardware.build import sheet_bytes
+    from companion.hardware.crypt_overlay import crypt_sheet
+    from companion.hardware.sheets import maze_sheet
+    from companion.hardware.track_legend import track_sheet
+
+    kinds = [out.suffix.lower().lstrip(".") for out in args.out]
+    bad = [
+        str(out) for out, kind in zip(args.out, kinds, strict=True) if kind not in ("svg", "pdf")
+    ]
+    if bad:
+        print(f"companion: --out must end in .svg or .pdf: {', '.join(bad)}", file=sys.stderr)
+        return 2
+    config = load_config(args.config)
+    try:
+        if args.sheet == "crypt":
+            drawing = crypt_sheet(config, assembly=args.assembly)
+        elif args.sheet == "track":
+            drawing = track_sheet(config, assembly=args.assembly)
+        else:
+            drawing = maze_sheet(load_maze(args.maze)[0], config, assembly=args.assembly)
+    except ValueError as exc:  # SheetError: the maze and the board differ in size
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    for out, kind in zip(args.out, kinds, strict=True):
+        out.write_bytes(sheet_bytes(drawing, kind, args.page))
+        print(f"wrote {out} ({drawing.width:g} x {drawing.height:g} mm)")
+    return 0
+
+
+def _wiring(args: argparse.Namespace) -> int:
+    from companion.hardware.build import sheet_bytes
+    from companion.hardware.diagram import wiring_diagram
+    from companion.hardware.wiring import to_markdown, to_text, wiring_page
+
+    config = load_config(args.config)
+    sections = wiring_page(config)
+    if args.markdown:
+        print(to_markdown(config, sections, config.source), end="")
+    else:
+        print(to_text(config, sections), end="")
+    if args.diagram is not None:
+        try:
+            drawing = wiring_diagram(config)
+        except ValueError as exc:  # no diagram for this sensor backend
+            print(f"companion: {exc}", file=sys.stderr)
+            return 1
+        args.diagram.write_bytes(sheet_bytes(drawing, "svg"))
     return 0
 
 

@@ -1,0 +1,490 @@
+"""The printed maze: walls, rooms, treasures and (optionally) the assembly layer.
+
+``maze_sheet(maze, config)`` draws the maze at true scale: one cell is
+``config.cell_pitch_mm`` square, so the print lies over the sensor board.  On it:
+
+- every cell with its name in the corner (the phones name cells when the board and
+  the game disagree), and the walls of the maze file as thick lines;
+- the start field (camp) and the sarcophagus beside the grid, one cell deep, behind
+  their openings in the outer wall, with as many slots as the config has pads;
+- the 23 treasures as icons whose badge shape tells the colour and whose glyph tells
+  the treasure (``icons.py``), with the title of the treasure's mission card;
+- a title, a legend of the badge shapes, and a 100 mm bar to check the print's scale.
+
+With ``assembly=True`` a layer on top marks each position's sensor (centre of the
+cell), its pixel (beside it), the sensor index with its chip input (or matrix
+crossing) and the pixel index, and draws the LED data chain with arrows, all from
+the config (``wiring.sensor_wires``), so the board is built as the software reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+from companion.board.config import BoardConfig
+from companion.games.mummy.maze import Colour, Direction, Maze, Opening, column_letter
+
+from .drawing import (
+    INK,
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Line,
+    Rect,
+    Style,
+    Text,
+    arrow_head,
+    polyline,
+    text_width,
+    wrap,
+)
+from .icons import FAMILIES, assign_glyphs, badge, icon, shape_id
+from .wiring import sensor_wires
+
+MARGIN = 10.0
+TITLE_HEIGHT = 18.0
+LEGEND_HEIGHT = 24.0
+SENSOR_COLOUR = "#b0006e"
+LED_COLOUR = "#0062a8"
+GRID_STYLE = Style(stroke="#c4c4c4", width=0.2)
+CELL_NAME_COLOUR = "#8c8c8c"
+ROOM_FILLS = {"camp": "#e6f0e0", "sarcophagus": "#f3e6c8"}
+ROOM_TITLES = {"camp": "CAMP (start field)", "sarcophagus": "SARCOPHAGUS"}
+#: The pixel sits this far (in pitches) right of the sensor and a little above it.
+LED_OFFSET = (0.34, -0.1)
+
+
+class SheetError(ValueError):
+    """The maze and the board config do not describe the same board."""
+
+
+@dataclass(frozen=True)
+class Room:
+    """A room (or the part of one) on one side of the grid, one cell deep.
+
+    ``first``..``last`` are the cells along that side it spans (columns on the north
+    and south sides, rows on the west and east); ``slots`` are the cells along the side
+    where its pads lie, in slot order.
+    """
+
+    kind: str
+    side: Direction
+    first: int
+    last: int
+    openings: tuple[int, ...]
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where the grid lies on a sheet, and how big a cell is (all mm)."""
+
+    x: float
+    y: float
+    pitch: float
+    columns: int
+    rows: int
+
+    def cell_box(self, row: int, col: int) -> tuple[float, float]:
+        """Top-left corner of a cell (row and col may be -1 or beyond, for rooms)."""
+        return (self.x + col * self.pitch, self.y + row * self.pitch)
+
+    def centre(self, row: int, col: int) -> tuple[float, float]:
+        x, y = self.cell_box(row, col)
+        return (x + self.pitch / 2, y + self.pitch / 2)
+
+    def band_cell(self, side: Direction, along: int) -> tuple[int, int]:
+        """(row, col) of the room cell beside the grid at ``along`` on ``side``."""
+        if side is Direction.NORTH:
+            return (-1, along)
+        if side is Direction.SOUTH:
+            return (self.rows, along)
+        if side is Direction.WEST:
+            return (along, -1)
+        return (along, self.columns)
+
+
+def _along(maze: Maze, opening: Opening) -> int:
+    row, col = divmod(opening.cell, maze.width)
+    return col if opening.side in (Direction.NORTH, Direction.SOUTH) else row
+
+
+def room_layout(maze: Maze, config: BoardConfig) -> list[Room]:
+    """The rooms beside the grid: the sarcophagus and the camp, with their slots.
+
+    A room lies behind its openings, spanning them; it grows, alternately to each side
+    and within the grid, until it has a cell for every slot, avoiding the other room's
+    cells.  Slots take the room's cells between the openings where there are enough,
+    else all of them, centred.  Openings on a second side get a room part of their own.
+    """
+    taken: dict[Direction, set[int]] = {d: set() for d in Direction}
+    rooms: list[Room] = []
+    plans = (
+        ("sarcophagus", maze.sarcophagus, config.sarcophagus_slots),
+        ("camp", maze.start, config.camp_slots),
+    )
+    spans: list[tuple[str, Direction, list[int], int]] = []
+    for kind, openings, slots in plans:
+        sides: dict[Direction, list[int]] = {}
+        for opening in openings:
+            sides.setdefault(opening.side, []).append(_along(maze, opening))
+        for i, (side, alongs) in enumerate(sides.items()):
+            spans.append((kind, side, sorted(alongs), slots if i == 0 else 0))
+            taken[side].update(range(min(alongs), max(alongs) + 1))
+    for kind, side, alongs, slots in spans:
+        length = maze.width if side in (Direction.NORTH, Direction.SOUTH) else maze.height
+        first, last = alongs[0], alongs[-1]
+        own = set(range(first, last + 1))
+        others = taken[side] - own
+        grow_right = True
+        while last - first + 1 < slots:
+            right_ok = last + 1 < length and last + 1 not in others
+            left_ok = first - 1 >= 0 and first - 1 not in others
+            if not (right_ok or left_ok):
+                break
+            if (grow_right and right_ok) or not left_ok:
+                last += 1
+            else:
+                first -= 1
+            grow_right = not grow_right
+        cells = list(range(first, last + 1))
+        free = [c for c in cells if c not in alongs]
+        pool = free if len(free) >= slots else cells
+        start = max(0, (len(pool) - slots) // 2)
+        rooms.append(
+            Room(kind, side, first, last, tuple(alongs), tuple(pool[start : start + slots]))
+        )
+    return rooms
+
+
+def _walls(maze: Maze, geo: Geometry, width: float) -> list[Item]:
+    """Thick wall lines: inner walls from the maze, the outer wall with its openings."""
+    gaps = {(o.cell, o.side) for o in (*maze.start, *maze.sarcophagus)}
+    style = Style(stroke=INK, width=width)
+    items: list[Item] = []
+
+    def closed(cell: int, side: Direction) -> bool:
+        return side not in maze.open_sides[cell] and (cell, side) not in gaps
+
+    # Horizontal lines: above each row (and below the last), merged into runs.
+    for y in range(maze.height + 1):
+        run_start: int | None = None
+        for c in range(maze.width + 1):
+            wall = False
+            if c < maze.width:
+                if y < maze.height:
+                    wall = closed(y * maze.width + c, Direction.NORTH)
+                else:
+                    wall = closed((y - 1) * maze.width + c, Direction.SOUTH)
+            if wall and run_start is None:
+                run_start = c
+            elif not wall and run_start is not None:
+                x1, yy = geo.cell_box(y, run_start)
+                x2, _ = geo.cell_box(y, c)
+                items.append(Line(x1, yy, x2, yy, style))
+                run_start = None
+    for x in range(maze.width + 1):
+        run_start = None
+        for r in range(maze.height + 1):
+            wall = False
+            if r < maze.height:
+                if x < maze.width:
+                    wall = closed(r * maze.width + x, Direction.WEST)
+                else:
+                    wall = closed(r * maze.width + x - 1, Direction.EAST)
+            if wall and run_start is None:
+                run_start = r
+            elif not wall and run_start is not None:
+                xx, y1 = geo.cell_box(run_start, x)
+                _, y2 = geo.cell_box(r, x)
+                items.append(Line(xx, y1, xx, y2, style))
+                run_start = None
+    return items
+
+
+def _room_box(geo: Geometry, room: Room) -> tuple[float, float, float, float]:
+    r0, c0 = geo.band_cell(room.side, room.first)
+    r1, c1 = geo.band_cell(room.side, room.last)
+    x0, y0 = geo.cell_box(r0, c0)
+    x1, y1 = geo.cell_box(r1 + 1, c1 + 1)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _room_items(geo: Geometry, room: Room, wall: float, titled: bool) -> list[Item]:
+    """The room's floor and title (under the grid) and its outer walls, last.
+
+    The assembly sheet leaves the title out: its labels take the top of the slots.
+    """
+    x, y, w, h = _room_box(geo, room)
+    style = Style(stroke=INK, width=wall)
+    items: list[Item] = [Rect(x, y, w, h, Style(stroke=None, fill=ROOM_FILLS[room.kind]))]
+    if titled:
+        size = min(2.8, geo.pitch * 0.11)
+        title = ROOM_TITLES[room.kind]
+        items.append(Text(x + w / 2, y + size + 1.0, title, size, "middle", "#5a4a2a", bold=True))
+    corners = {
+        Direction.NORTH: [(x, y + h), (x, y), (x + w, y), (x + w, y + h)],
+        Direction.SOUTH: [(x, y), (x, y + h), (x + w, y + h), (x + w, y)],
+        Direction.WEST: [(x + w, y), (x, y), (x, y + h), (x + w, y + h)],
+        Direction.EAST: [(x, y), (x + w, y), (x + w, y + h), (x, y + h)],
+    }[room.side]
+    items.append(polyline(corners, style))
+    return items
+
+
+def _slot_items(geo: Geometry, room: Room, first_position: int, config: BoardConfig) -> list[Item]:
+    items: list[Item] = []
+    for number, along in enumerate(room.slots, start=1):
+        cx, cy = geo.centre(*geo.band_cell(room.side, along))
+        r = geo.pitch * 0.3
+        items.append(
+            Group(
+                (
+                    Circle(
+                        cx,
+                        cy,
+                        r,
+                        Style(stroke="#6b5a3a", width=0.35, fill="#ffffff", dash=(1.2, 0.9)),
+                    ),
+                    Text(cx, cy + 1.6, str(number), 4.5, "middle", "#6b5a3a", bold=True),
+                ),
+                cls="slot",
+                data=(
+                    ("room", room.kind),
+                    ("slot", str(number)),
+                    ("position", config.position_name(first_position + number - 1)),
+                ),
+            )
+        )
+    return items
+
+
+def slot_centres(maze: Maze, config: BoardConfig, geo: Geometry) -> dict[int, tuple[float, float]]:
+    """Sheet position of every pad (logical position -> centre)."""
+    centres: dict[int, tuple[float, float]] = {}
+    firsts = {"camp": config.cells, "sarcophagus": config.cells + config.camp_slots}
+    for room in room_layout(maze, config):
+        for i, along in enumerate(room.slots):
+            centres[firsts[room.kind] + i] = geo.centre(*geo.band_cell(room.side, along))
+    return centres
+
+
+def _treasure_items(maze: Maze, geo: Geometry) -> list[Item]:
+    items: list[Item] = []
+    p = geo.pitch
+    glyphs = assign_glyphs(maze.treasures)
+    for treasure, (glyph_name, glyph) in zip(maze.treasures, glyphs, strict=True):
+        row, col = divmod(treasure.cell, maze.width)
+        cx, cy = geo.centre(row, col)
+        size = p * 0.085
+        lines = wrap(treasure.title, size, p * 0.9)
+        icon_y = cy - p * 0.1 - (0.0 if len(lines) < 3 else p * 0.04)
+        parts: list[Item] = icon(treasure.colour, glyph, cx, icon_y, p * 0.25)
+        for i, line in enumerate(lines):
+            parts.append(Text(cx, cy + p * 0.29 + i * size * 1.15, line, size, "middle"))
+        items.append(
+            Group(
+                tuple(parts),
+                cls="treasure",
+                data=(
+                    ("title", treasure.title),
+                    ("cell", maze.cell_name(treasure.cell)),
+                    ("shape", shape_id(treasure.colour, glyph_name)),
+                ),
+            )
+        )
+    return items
+
+
+def assembly_layer(
+    config: BoardConfig, centres: dict[int, tuple[float, float]], pitch: float
+) -> Group:
+    """Sensor and pixel marks, their indices, and the LED chain, for every position."""
+    wires = sensor_wires(config)
+    items: list[Item] = []
+    led_points: dict[int, tuple[float, float]] = {}
+    size = min(1.8, pitch * 0.072)
+    for position, (cx, cy) in sorted(centres.items()):
+        wire = wires[position]
+        pixel = config.leds.indices[position]
+        lx, ly = cx + LED_OFFSET[0] * pitch, cy + LED_OFFSET[1] * pitch
+        led_points[pixel] = (lx, ly)
+        tx, ty = cx + pitch * 0.5 - max(1.0, 0.07 * pitch) / 2 - 0.7, cy - pitch * 0.5 + size + 1.2
+        items.append(
+            Group(
+                (
+                    Circle(cx, cy, 1.3, Style(stroke=SENSOR_COLOUR, width=0.3)),
+                    Line(cx - 2.2, cy, cx + 2.2, cy, Style(stroke=SENSOR_COLOUR, width=0.2)),
+                    Line(cx, cy - 2.2, cx, cy + 2.2, Style(stroke=SENSOR_COLOUR, width=0.2)),
+                    Rect(
+                        lx - 1.2,
+                        ly - 1.2,
+                        2.4,
+                        2.4,
+                        Style(stroke=LED_COLOUR, width=0.3, fill="#ffffff"),
+                    ),
+                    Text(tx, ty, f"S{wire.index}", size, "end", SENSOR_COLOUR, bold=True),
+                    Text(tx, ty + size * 1.15, wire.short, size, "end", SENSOR_COLOUR),
+                    Text(tx, ty + size * 2.3, f"L{pixel}", size, "end", LED_COLOUR, bold=True),
+                ),
+                cls="position",
+                data=(
+                    ("position", wire.name),
+                    ("sensor", str(wire.index)),
+                    ("wired", wire.where),
+                    ("pixel", str(pixel)),
+                ),
+            )
+        )
+    chain: list[Item] = []
+    ordered = [led_points[i] for i in sorted(led_points)]
+    for (x1, y1), (x2, y2) in pairwise(ordered):
+        # A jump longer than a cell is a long wire: dashed, so it is not read as a row.
+        far = abs(x2 - x1) + abs(y2 - y1) > 1.5 * pitch
+        style = Style(stroke=LED_COLOUR, width=0.25, dash=(2.0, 1.5) if far else ())
+        chain.append(Line(x1, y1, x2, y2, style))
+        if not far:
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            chain.append(
+                arrow_head(
+                    mx + (x2 - x1) * 0.06, my + (y2 - y1) * 0.06, x2 - x1, y2 - y1, 1.6, LED_COLOUR
+                )
+            )
+    return Group((Group(tuple(chain), id="led-chain"), *items), id="assembly")
+
+
+def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfig) -> list[Item]:
+    """Badge shapes, the scale bar and (with the assembly layer) what its marks mean."""
+    items: list[Item] = []
+    items.append(Text(x, y + 3.0, "Treasures: the badge shape gives the colour.", 2.8, bold=True))
+    bx = x
+    for colour in Colour:
+        family = FAMILIES[colour]
+        shapes, _, _ = badge(colour, 3.0)
+        items.append(Group(tuple(shapes), translate=(bx + 3.5, y + 9.0)))
+        label = f"{colour.value}: {family.badge}"
+        items.append(Text(bx + 8.5, y + 10.0, label, 2.6))
+        bx += 12.0 + text_width(label, 2.6)
+    # Scale bar: 100 mm with a tick every 10 mm, at the right.
+    bar_x = x + width - 100.0
+    bar_y = y + 8.0
+    items.append(Rect(bar_x, bar_y, 100.0, 2.0, Style(stroke=INK, width=0.2, fill="#ffffff")))
+    for i in range(0, 10, 2):
+        items.append(Rect(bar_x + i * 10.0, bar_y, 10.0, 2.0, Style(stroke=None, fill=INK)))
+    items.append(Text(bar_x, bar_y - 1.2, "0", 2.4, "middle"))
+    items.append(Text(bar_x + 100.0, bar_y - 1.2, "100 mm", 2.4, "middle"))
+    items.append(
+        Text(bar_x + 50.0, bar_y + 5.2, "Printed at 100 % this bar is 100 mm long.", 2.4, "middle")
+    )
+    if assembly:
+        wire_text = {
+            "shift_register": "second line: 74HC165 chip and input (U3 E)",
+            "matrix": "second line: matrix row and column (R2 C7)",
+            "serial": "second line: the Pico's matrix row and column (R2 C7)",
+            "gpio": "second line: the GPIO pin",
+        }[config.sensors.backend]
+        items.append(
+            Text(
+                x,
+                y + 18.5,
+                f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
+                "square = pixel (L = pixel index); the blue arrows follow the LED data chain "
+                "from pixel 0.",
+                2.4,
+                fill="#333333",
+            )
+        )
+    return items
+
+
+def maze_sheet(maze: Maze, config: BoardConfig, *, assembly: bool = False) -> Drawing:
+    """The printable maze at true scale (see the module docstring)."""
+    if (maze.width, maze.height) != (config.columns, config.rows):
+        raise SheetError(
+            f"the maze is {maze.width}x{maze.height} cells but the board config "
+            f"{config.source} has {config.columns}x{config.rows}"
+        )
+    p = config.cell_pitch_mm
+    rooms = room_layout(maze, config)
+    sides = {room.side for room in rooms}
+    west = p if Direction.WEST in sides else 0.0
+    east = p if Direction.EAST in sides else 0.0
+    north = p if Direction.NORTH in sides else 0.0
+    south = p if Direction.SOUTH in sides else 0.0
+    width = 2 * MARGIN + west + maze.width * p + east
+    height = MARGIN + TITLE_HEIGHT + north + maze.height * p + south + LEGEND_HEIGHT + MARGIN
+    geo = Geometry(MARGIN + west, MARGIN + TITLE_HEIGHT + north, p, maze.width, maze.height)
+    wall = max(1.0, 0.07 * p)
+
+    floor: list[Item] = []
+    walls: list[Item] = []
+    slots: list[Item] = []
+    firsts = {"camp": config.cells, "sarcophagus": config.cells + config.camp_slots}
+    for room in rooms:
+        room_items = _room_items(geo, room, wall, not assembly)
+        floor += room_items[:-1]
+        walls.append(room_items[-1])
+        slots += _slot_items(geo, room, firsts[room.kind], config)
+
+    grid: list[Item] = []
+    names: list[Item] = []
+    for r in range(maze.height):
+        y = geo.y + r * p
+        grid.append(Line(geo.x, y, geo.x + maze.width * p, y, GRID_STYLE))
+        for c in range(maze.width):
+            x = geo.x + c * p
+            names.append(
+                Text(
+                    x + wall / 2 + 0.6,
+                    y + wall / 2 + 2.4,
+                    f"{column_letter(c)}{r + 1}",
+                    2.0,
+                    fill=CELL_NAME_COLOUR,
+                )
+            )
+    for c in range(maze.width):
+        x = geo.x + c * p
+        grid.append(Line(x, geo.y, x, geo.y + maze.height * p, GRID_STYLE))
+
+    items: list[Item] = [
+        Group(tuple(floor), id="rooms"),
+        Group(tuple(grid), id="cell-lines"),
+        Group(tuple(names), id="cell-names"),
+        Group(tuple(_treasure_items(maze, geo)), id="treasures"),
+        Group(tuple(walls + _walls(maze, geo, wall)), id="walls"),
+        Group(tuple(slots), id="slots"),
+    ]
+    if assembly:
+        centres = {cell: geo.centre(*divmod(cell, maze.width)) for cell in range(config.cells)}
+        centres.update(slot_centres(maze, config, geo))
+        items.append(assembly_layer(config, centres, p))
+
+    start = ", ".join(f"{maze.cell_name(o.cell)} {o.side.value}" for o in maze.start)
+    sarc = ", ".join(f"{maze.cell_name(o.cell)} {o.side.value}" for o in maze.sarcophagus)
+    title = maze.name + (" - assembly sheet" if assembly else "")
+    header: list[Item] = [
+        Text(MARGIN, MARGIN + 6.5, title, 6.5, bold=True),
+        Text(
+            MARGIN,
+            MARGIN + 12.5,
+            f"{maze.width} x {maze.height} cells of {p:g} mm; start field at {start}; "
+            f"sarcophagus at {sarc}; board: {config.name}",
+            2.8,
+            fill="#333333",
+        ),
+    ]
+    legend_y = geo.y + maze.height * p + south + 4.0
+    legend = _legend(MARGIN, legend_y, width - 2 * MARGIN, assembly, config)
+    items += [Group(tuple(header), id="title"), Group(tuple(legend), id="legend")]
+    return Drawing(
+        width,
+        height,
+        title,
+        tuple(items),
+        description=(
+            f"{maze.name}: {maze.width} x {maze.height} cells at {p:g} mm, true scale. "
+            "Generated by companion maze render."
+        ),
+    )
