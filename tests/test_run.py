@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -55,9 +56,15 @@ def test_run_serves_healthz_and_the_simulator_and_stops_cleanly_on_sigterm(tmp_p
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/sim", timeout=5) as res:
             assert b"Board simulator" in res.read()
         assert any("board simulator: http://localhost" in line for line in lines)
+        # A page with a live stream open must not hold up the shutdown.
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        stream.request("GET", "/sim/api/stream")
+        assert stream.getresponse().status == 200
     finally:
+        asked = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=15)
+    assert time.monotonic() - asked < 4, "the shutdown waited for the open stream"
     assert proc.returncode == 0, out
     assert "shutting down: LEDs off, journal closed" in out
     assert (tmp_path / "journal.sqlite3").exists()

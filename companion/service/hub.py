@@ -93,6 +93,13 @@ class GameHub:
         status["active_game"] = self._active
         return status
 
+    def end_streams(self) -> None:
+        """Shutting down: every game's live page streams end now."""
+        for service in self.services.values():
+            end = getattr(service, "end_streams", None)
+            if end is not None:
+                end()
+
     def close(self) -> None:
         for service in self.services.values():
             try:

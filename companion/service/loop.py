@@ -146,10 +146,14 @@ class GameLoop(Generic[P]):
 
     # -- stopping ------------------------------------------------------------------------
 
-    def close(self) -> None:
+    def end_streams(self) -> None:
+        """Tell every reader waiting for a change that the service is going away."""
         with self._changed:
             self.closing = True
             self._changed.notify_all()
+
+    def close(self) -> None:
+        self.end_streams()
         if self._thread is not None:
             self._queue.put(Request("stop"))
             self._thread.join(timeout=5)

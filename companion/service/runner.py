@@ -105,6 +105,7 @@ def run(
     actual_port = int(getattr(server, "effective_port", port))
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        appliance.hub.end_streams()  # open pages must not hold the server's threads
         raise Shutdown(0)
 
     signal.signal(signal.SIGTERM, stop)
@@ -118,7 +119,7 @@ def run(
         server.run()
     finally:
         log.info("shutting down: LEDs off, journal closed")
-        appliance.service.closing = True
+        appliance.hub.end_streams()
         server.close()
         appliance.close()
     return 0

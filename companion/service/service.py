@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from types import TracebackType
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.board.debounce import OccupancyChange
@@ -29,23 +26,13 @@ from companion.games.mummy.views import mummy_view, seeker_view, table_view, vis
 
 from .game import KIND, RunningGame, make_game_setup
 from .journal import Journal
-from .loop import ServiceError
+from .loop import GameLoop, Request, ServiceError
 from .tracker import BoardMap, Judgement, judge
 
 log = logging.getLogger(__name__)
 
 #: How many commands' events the published log keeps (for the pages' announcements).
 LOG_COMMANDS = 40
-
-
-@dataclass
-class _Request:
-    kind: str
-    payload: Any = None
-    role: str = ""
-    done: threading.Event = field(default_factory=threading.Event)
-    result: Any = None
-    error: BaseException | None = None
 
 
 @dataclass(frozen=True)
@@ -63,8 +50,11 @@ class Published:
     log: tuple[tuple[Event, ...], ...] = ()
 
 
-class Service:
+class Service(GameLoop[Published]):
     """The companion's core: owns the running game, the board's occupancy and the journal."""
+
+    loop_name = "service"
+    refusals = (RuleError, ServiceError)
 
     def __init__(
         self,
@@ -85,7 +75,6 @@ class Service:
         self.quiet_s = quiet_s
         self.hints = hints
         self.started_at = clock()
-        self._queue: queue.Queue[_Request] = queue.Queue()
         self._occupied: set[int] = set()
         self._last_change = 0.0
         self._board_connected = True
@@ -93,14 +82,9 @@ class Service:
         self._catch: tuple[int, float] | None = None
         #: After an undo, placements are not judged until the board matches the game.
         self._after_undo = False
-        self._changed = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        #: Set when the service shuts down: live streams end.
-        self.closing = False
         self.game = self._resume_or_new()
         self._log = _replayed_log(self.game)
-        self._published = self._snapshot(0)
+        self._init_loop(self._snapshot(0))
 
     # -- starting --------------------------------------------------------------------
 
@@ -132,63 +116,33 @@ class Service:
         log.info("new game %d: %s", game.id, ", ".join(colours))
         return game
 
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="service", daemon=True)
-            self._thread.start()
-
     # -- requests (any thread) ---------------------------------------------------------
 
     def submit(self, role: str, command: Command, timeout: float = 5.0) -> list[Event]:
         """Apply a player's command; raise RuleError/ServiceError with a player message."""
-        return list(self._call("command", command, role, timeout))
+        return list(self._call("command", command, role, timeout=timeout))
 
     def new_game(self, colours: list[str], timeout: float = 5.0, **options: Any) -> int:
         """Start a game (options: see ``make_game_setup``; ``hands``: each seeker's
         physical mission cards by treasure cell name, dealt by hand)."""
-        return int(self._call("new_game", (colours, options), "host", timeout))
+        return int(self._call("new_game", (colours, options), "host", timeout=timeout))
 
     def undo(self, timeout: float = 5.0) -> bool:
         """Take back the last accepted command (for table mistakes)."""
-        return bool(self._call("undo", None, "host", timeout))
+        return bool(self._call("undo", None, "host", timeout=timeout))
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         """The board as first read at start-up, before the debounced stream catches up."""
-        self._queue.put(_Request("snapshot", positions))
+        self._post("snapshot", positions)
 
     def occupancy(self, change: OccupancyChange) -> None:
         """A settled sensor change (called from the sensor thread)."""
-        self._queue.put(_Request("occupancy", change))
+        self._post("occupancy", change)
 
     def set_board_connected(self, connected: bool) -> None:
-        self._queue.put(_Request("link", connected))
-
-    def _call(self, kind: str, payload: Any, role: str, timeout: float) -> Any:
-        request = _Request(kind, payload, role)
-        if self._thread is None or not self._thread.is_alive():
-            self._handle(request)
-        else:
-            self._queue.put(request)
-            if not request.done.wait(timeout):
-                raise ServiceError("The companion is busy: try again.")
-        if request.error is not None:
-            raise request.error
-        return request.result
+        self._post("link", connected)
 
     # -- reading (any thread) ------------------------------------------------------------
-
-    @property
-    def published(self) -> Published:
-        return self._published
-
-    def wait_for_change(self, version: int, timeout: float) -> Published:
-        """Block until a version newer than ``version`` is published (or the timeout,
-        or the service closing)."""
-        with self._changed:
-            self._changed.wait_for(
-                lambda: self._published.version > version or self.closing, timeout
-            )
-            return self._published
 
     def view(self, role: str, seeker: int | None = None) -> dict[str, Any]:
         """The JSON-safe view of a role: mummy, seeker (with its index) or table."""
@@ -269,49 +223,37 @@ class Service:
 
     # -- the loop ------------------------------------------------------------------------
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            timeout = 0.5
-            if self._pending is not None:
-                timeout = max(0.0, self._last_change + self.quiet_s - self.clock())
-            try:
-                request = self._queue.get(timeout=timeout)
-            except queue.Empty:
-                request = None
-            if request is not None:
-                self._handle(request)
-            self._apply_pending()
+    def _next_timeout(self) -> float:
+        if self._pending is not None:
+            return self._last_change + self.quiet_s - self.clock()
+        return self.idle_s
 
-    def _handle(self, request: _Request) -> None:
-        try:
-            if request.kind == "command":
-                request.result = self._command(request.payload, request.role)
-            elif request.kind == "occupancy":
-                self._on_occupancy(request.payload)
-            elif request.kind == "snapshot":
-                self._occupied = set(request.payload)
-                self._publish([])
-            elif request.kind == "link":
-                self._board_connected = bool(request.payload)
-                self._publish([])
-            elif request.kind == "new_game":
-                colours, options = request.payload
-                self.game = self._new_game(colours, **options)
-                self._catch = None
-                self._log = deque([tuple(self.game.last_events)], maxlen=LOG_COMMANDS)
-                self._publish(self.game.last_events)
-                request.result = self.game.id
-            elif request.kind == "undo":
-                request.result = self._undo()
-            elif request.kind == "stop":
-                self._stop.set()
-        except (RuleError, ServiceError) as exc:
-            request.error = exc
-        except Exception as exc:  # never let one bad request kill the loop
-            log.exception("request %s failed", request.kind)
-            request.error = ServiceError(f"Something went wrong: {exc}")
-        finally:
-            request.done.set()
+    def _tick(self) -> None:
+        self._apply_pending()
+
+    def _dispatch(self, request: Request) -> Any:
+        if request.kind == "command":
+            return self._command(request.payload, request.role)
+        if request.kind == "occupancy":
+            self._on_occupancy(request.payload)
+        elif request.kind == "snapshot":
+            self._occupied = set(request.payload)
+            self._publish([])
+        elif request.kind == "link":
+            self._board_connected = bool(request.payload)
+            self._publish([])
+        elif request.kind == "new_game":
+            colours, options = request.payload
+            self.game = self._new_game(colours, **options)
+            self._catch = None
+            self._log = deque([tuple(self.game.last_events)], maxlen=LOG_COMMANDS)
+            self._publish(self.game.last_events)
+            return self.game.id
+        elif request.kind == "undo":
+            return self._undo()
+        else:
+            raise ValueError(f"unknown request {request.kind!r}")
+        return None
 
     def _command(self, command: Command, role: str) -> tuple[Event, ...]:
         state = self.game.current
@@ -413,9 +355,7 @@ class Service:
             )
         command = published.judgement.command
         self._pending = (command, frozenset(self._occupied)) if command is not None else None
-        with self._changed:
-            self._published = published
-            self._changed.notify_all()
+        self._set_published(published)
 
     def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:
         """A seeker's dealt cards from the cell names of their treasures."""
@@ -430,25 +370,6 @@ class Service:
                 raise ServiceError(f"There is no treasure on {name}.")
             hand.append(treasure)
         return tuple(hand)
-
-    # -- stopping ------------------------------------------------------------------------
-
-    def close(self) -> None:
-        with self._changed:
-            self.closing = True
-            self._changed.notify_all()
-        if self._thread is not None:
-            self._queue.put(_Request("stop"))
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> Service:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def _replayed_log(game: RunningGame) -> deque[tuple[Event, ...]]:
