@@ -284,3 +284,53 @@ def test_closing_turns_the_leds_off(tmp_path):
     wait_until(lambda: any(any(frame) for frame in app.pixels.frames))
     app.close()
     assert not any(app.pixels.last_frame)
+
+
+def press(app: Appliance, role: str) -> None:
+    pin = app.factory.pin(app.config.buttons[role])
+    pin.drive_low()
+    time.sleep(0.05)
+    pin.drive_high()
+
+
+def test_the_roll_confirm_and_undo_buttons_drive_the_game(app):
+    service = app.service
+    press(app, "roll")
+    wait_until(lambda: service.game.current.phase is Phase.SEEKER_ROLLED)
+    service.submit("seeker0", Announce(next(f for f in service.game.current.roll)))
+    state = service.game.current
+    target = legal_destinations(state, 0, state.announced)[0]
+    app.mock_board.lift(home(app, 0))
+    app.mock_board.place(target)
+    wait_until(lambda: service.game.current.phase is Phase.SEEKER_CARD)
+    press(app, "confirm")  # end the turn
+    wait_until(lambda: service.game.current.figure == 1)
+    press(app, "undo")
+    wait_until(lambda: service.game.current.phase is Phase.SEEKER_CARD)
+
+
+def test_the_roll_button_is_idle_with_physical_dice(app):
+    app.service.physical_dice = True
+    press(app, "roll")
+    time.sleep(0.2)
+    assert app.service.game.current.phase is Phase.SEEKER_TURN
+
+
+def test_the_buzzer_sounds_an_illegal_placement(app):
+    announce(app, Face.TWO)
+    app.mock_board.lift(home(app, 0))
+    app.mock_board.place(app.service.maze.start[0].cell)  # one step for a two
+    wait_until(lambda: "error" in app.buzzer.played)
+
+
+def test_which_sound_a_change_makes():
+    from companion.games.mummy.events import GameWon, SeekerCaught
+    from companion.games.mummy.state import Winner
+    from companion.service.appliance import sound_for
+
+    caught = SeekerCaught(0, 0, 5, 2)
+    won = GameWon(Winner(None, "holds 4 ankhs"))
+    assert sound_for([caught, won], frozenset(), frozenset()) == "win"
+    assert sound_for([caught], frozenset(), frozenset()) == "catch"
+    assert sound_for([], frozenset(), frozenset({3})) == "error"
+    assert sound_for([], frozenset({3}), frozenset({3})) is None

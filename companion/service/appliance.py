@@ -23,8 +23,10 @@ from companion.board.render import Geometry, render
 from companion.board.scene import Scene
 from companion.board.sensors import Sensors
 from companion.board.serial_board import SerialBoard, SimulatedPicoBoard
-from companion.games.mummy.commands import Roll
+from companion.games.mummy.commands import EndTurn, Roll
+from companion.games.mummy.events import GameWon, SeekerCaught
 from companion.games.mummy.maze import Maze
+from companion.games.mummy.state import Phase
 
 from .hub import GameHub, GameService
 from .journal import Journal
@@ -87,6 +89,49 @@ class Lights:
         self.leds.off()
 
 
+class Chimes:
+    """Plays the buzzer's sounds for what happens in the game: a catch, a win, an error
+    on the board (an illegal placement)."""
+
+    def __init__(self, service: Service, buzzer: Buzzer) -> None:
+        self.service = service
+        self.buzzer = buzzer
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="chimes", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        published = self.service.published
+        errors = published.judgement.errors
+        while not self._stop.is_set() and not self.service.closing:
+            newer = self.service.wait_for_change(published.version, 1.0)
+            if newer.version == published.version:
+                continue
+            published = newer
+            sound = sound_for(published.events, errors, published.judgement.errors)
+            errors = published.judgement.errors
+            if sound is not None:
+                self.buzzer.play(sound)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+
+
+def sound_for(events: Any, errors_before: frozenset[int], errors_now: frozenset[int]) -> str | None:
+    """The sound for one published change: a win beats a catch beats a new error."""
+    if any(isinstance(e, GameWon) for e in events):
+        return "win"
+    if any(isinstance(e, SeekerCaught) for e in events):
+        return "catch"
+    if errors_now - errors_before:
+        return "error"
+    return None
+
+
 @dataclass
 class Appliance:
     """Everything ``companion run`` starts, closed in reverse order."""
@@ -103,6 +148,7 @@ class Appliance:
     buzzer: Buzzer | None = None
     factory: Any = None
     serial_board: SerialBoard | None = None
+    chimes: Chimes | None = None
 
     def close(self) -> None:
         for step in (
@@ -119,6 +165,8 @@ class Appliance:
                 log.exception("while shutting down")
 
     def _close_controls(self) -> None:
+        if self.chimes is not None:
+            self.chimes.close()
         if self.buttons is not None:
             self.buttons.close()
         if self.buzzer is not None:
@@ -211,6 +259,8 @@ def build(
         config, service, hub, sensors, lights, journal, mock_board, pixels, buttons, buzzer, factory
     )
     appliance.serial_board = serial_board
+    if buzzer is not None:
+        appliance.chimes = Chimes(service, buzzer)
     if mock_board is not None:
         # The simulated table starts the way the resumed game left it.
         mock_board.set_occupied(board.expected(service.game.current).values())
@@ -221,6 +271,8 @@ def build(
     if start:
         for game in services.values():
             game.start()
+        if appliance.chimes is not None:
+            appliance.chimes.start()
         sensors.start()
         lights.start()
     return appliance
@@ -231,7 +283,14 @@ def _button_handler(service: Service) -> Any:
         try:
             if role == "undo":
                 service.undo()
+            elif role == "confirm":
+                state = service.game.current
+                if state.phase is Phase.SEEKER_CARD:
+                    service.submit(f"seeker{state.seeker}", EndTurn())
             elif role == "roll":
+                if service.physical_dice:
+                    log.info("roll button: this table throws real dice; enter them on the phone")
+                    return
                 state = service.game.current
                 service.submit(f"seeker{state.seeker}", Roll())
         except (ServiceError, ValueError) as exc:

@@ -74,6 +74,8 @@ class Service(GameLoop[Published]):
         self.clock = clock
         self.quiet_s = quiet_s
         self.hints = hints
+        #: The table throws real dice (set by the host page): the roll button is not used.
+        self.physical_dice = False
         self.started_at = clock()
         self._occupied: set[int] = set()
         self._last_change = 0.0

@@ -194,6 +194,7 @@ def host_game() -> ResponseReturnValue:
         store.save()
         store.bump()
     svc.hints = options.hints
+    svc.physical_dice = options.dice == "physical"
     return jsonify(host_status())
 
 

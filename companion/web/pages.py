@@ -43,6 +43,7 @@ def init_app(app: Flask) -> None:
     store.forget_table_unless(svc.published.game_id)
     if store.table is not None:
         svc.hints = store.table.options.hints
+        svc.physical_dice = store.table.options.dice == "physical"
     app.extensions["companion.seats"] = store
     app.register_blueprint(bp)
     app.register_blueprint(api.bp)
