@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.board.config import default_config, parse_config
+from companion.board.config import default_config, example_config_text, parse_config
 from companion.board.mock_board import MockBoard, mock_factory
 from companion.board.pixels import MockPixels
 from companion.board.selftest import run_selftest
@@ -75,3 +75,11 @@ sarcophagus = [5]
 """
     report = run_selftest(parse_config(text), mock=True, out=lambda s: None)
     assert report.ok and report.leds_checked
+
+
+def test_reference_design_two_is_checked_through_the_simulated_pico(capsys):
+    config = parse_config(example_config_text("reference-2-pico"))
+    report = run_selftest(config, mock=True, out=lambda s: None)
+    assert report.ok and report.leds_checked
+    report = run_selftest(config, mock=True, inject_fault=True, out=lambda s: None)
+    assert [config.position_name(p) for p in report.never_seen] == ["D5"]

@@ -19,6 +19,7 @@ from .config import BoardConfig
 from .mock_board import MockBoard, mock_factory
 from .pixels import LedOutput, MockPixels, Pixels, open_pixels
 from .sensors import Sensors
+from .serial_board import SerialBoard, SimulatedPicoBoard
 
 CHASE_COLOUR = (255, 255, 255)
 #: The position a simulated fault is injected at (``--inject-fault``).
@@ -54,32 +55,61 @@ def run_selftest(
     """
     report = Report()
     factory = pin_factory
-    board: MockBoard | None = None
+    board: Any = None
+    link: SerialBoard | None = None
     if mock:
         factory = factory or mock_factory(config)
-        board = MockBoard(config, factory)
+        if config.sensors.backend == "serial":
+            board = SimulatedPicoBoard(config)
+        else:
+            board = MockBoard(config, factory)
         if inject_fault:
             dead = board.position(FAULT_POSITION)
             board.kill(dead)
             out(f"(simulation: the sensor under {FAULT_POSITION} is made dead)")
     out(f"Self-test of {config.name} ({config.positions} positions)")
     try:
-        _check_leds(config, pixels or open_pixels(config.leds, mock), report, out)
-        with Sensors(config.sensors, pin_factory=factory) as sensors:
-            _check_empty(config, sensors, report, out, board)
+        if config.sensors.backend == "serial":
+            link = SerialBoard(config, board.url if board is not None else config.sensors.port)
+            if not link.wait_connected(3.0):
+                out(f"The board's microcontroller does not answer on {link.link.url}.")
+                report.wrong.append("no answer from the microcontroller")
+                return _summary(config, report, out)
+        if pixels is None:
+            pixels = link.pixels if link is not None and config.leds.driver == "serial" else None
+        _check_leds(config, pixels or open_pixels(config.leds, mock), report, out, board)
+        backend = link.backend if link is not None else None
+        with Sensors(config.sensors, pin_factory=factory, backend=backend) as sensors:
+            _check_empty(config, sensors, report, out, board, link)
             if board is not None:
-                _walk_simulated(config, sensors, board, report, out)
+                _walk_simulated(config, sensors, board, report, out, link)
             else:
                 _walk_by_hand(config, sensors, report, out, seconds)
     finally:
+        if link is not None:
+            link.close()
         if board is not None:
             board.close()
-    _summary(config, report, out)
-    return report
+    return _summary(config, report, out)
+
+
+def _lit(pixels: Pixels, board: Any, want: int) -> list[int] | None:
+    """The pixels lit after a show, where the test can see them (None: a real strip)."""
+    if isinstance(pixels, MockPixels):
+        return [i for i, colour in enumerate(pixels.colours()) if any(colour)]
+    if isinstance(board, SimulatedPicoBoard):
+        strip = board.pico.strip
+        strip.wait_for(lambda lit: any(lit[want]), 1.0)
+        return [i for i, colour in enumerate(strip.colors()) if any(colour)]
+    return None
 
 
 def _check_leds(
-    config: BoardConfig, pixels: Pixels, report: Report, out: Callable[[str], None]
+    config: BoardConfig,
+    pixels: Pixels,
+    report: Report,
+    out: Callable[[str], None],
+    board: Any = None,
 ) -> None:
     out("LEDs: every position lights in turn; watch for a dark or misplaced one.")
     with LedOutput(config.leds, pixels) as leds:
@@ -88,9 +118,9 @@ def _check_leds(
             frame = list(dark)
             frame[position] = CHASE_COLOUR
             leds.show(frame)
-            if isinstance(pixels, MockPixels):
-                lit = [i for i, colour in enumerate(pixels.colours()) if any(colour)]
-                want = config.leds.indices[position]
+            want = config.leds.indices[position]
+            lit = _lit(pixels, board, want)
+            if lit is not None:
                 if lit != [want]:
                     report.led_faults.append(
                         f"{config.position_name(position)} lit pixels {lit}, expected [{want}]"
@@ -106,15 +136,31 @@ def _settle(config: BoardConfig) -> float:
     return config.sensors.settle_ms / 1000
 
 
+def _synced(link: SerialBoard | None, index: int | None, pressed: bool) -> None:
+    """With a firmware link, wait until the host has heard of a simulated change."""
+    if link is None:
+        return
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        states = link.link.states()
+        if index is None and not any(states):
+            return
+        if index is not None and index < len(states) and states[index] == pressed:
+            return
+        time.sleep(0.002)
+
+
 def _check_empty(
     config: BoardConfig,
     sensors: Sensors,
     report: Report,
     out: Callable[[str], None],
-    board: MockBoard | None,
+    board: Any,
+    link: SerialBoard | None = None,
 ) -> None:
     if board is not None:
         board.set_occupied(())
+        _synced(link, None, False)
     else:
         out("Sensors: clear the board of every figure and magnet.")
     if board is not None:
@@ -136,9 +182,10 @@ def _check_empty(
 def _walk_simulated(
     config: BoardConfig,
     sensors: Sensors,
-    board: MockBoard,
+    board: Any,
     report: Report,
     out: Callable[[str], None],
+    link: SerialBoard | None = None,
 ) -> None:
     """Put a simulated magnet on every position in turn and check what the sensors say."""
     step = 1.0 / config.sensors.scan_hz
@@ -147,6 +194,7 @@ def _walk_simulated(
         if position in report.stuck:
             continue
         board.place(position)
+        _synced(link, config.sensors.indices[position], True)
         seen = False
         for _ in range(int(_settle(config) / step) + 3):
             for change in sensors.scan_once(now):
@@ -161,6 +209,7 @@ def _walk_simulated(
             if seen:
                 break
         board.lift(position)  # settles during the next position's scans
+        _synced(link, config.sensors.indices[position], False)
         if not seen:
             report.never_seen.append(position)
     out(f"Sensors: a figure was put on each of {config.positions} positions.")
@@ -198,7 +247,7 @@ def _walk_by_hand(
     report.never_seen = sorted(remaining - seen)
 
 
-def _summary(config: BoardConfig, report: Report, out: Callable[[str], None]) -> None:
+def _summary(config: BoardConfig, report: Report, out: Callable[[str], None]) -> Report:
     out("")
     out("Summary:")
     for fault in report.led_faults:
@@ -214,3 +263,4 @@ def _summary(config: BoardConfig, report: Report, out: Callable[[str], None]) ->
         out(f"  wiring: {fault}")
     if report.ok:
         out(f"  all {config.positions} LEDs and sensors are healthy.")
+    return report

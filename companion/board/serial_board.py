@@ -127,6 +127,12 @@ class SimulatedPicoBoard:
         self._indices = config.sensors.indices
         self._names = {config.position_name(p): p for p in range(config.positions)}
         self._magnets: set[int] = set()
+        self._dead: set[int] = set()
+
+    def kill(self, position: int) -> None:
+        """A dead sensor (for the self-test's injected fault): it never closes."""
+        self._dead.add(position)
+        self.pico.release(self._indices[position])
 
     @property
     def url(self) -> str:
@@ -141,7 +147,8 @@ class SimulatedPicoBoard:
 
     def place(self, position: int) -> None:
         self._magnets.add(position)
-        self.pico.press(self._indices[position])
+        if position not in self._dead:
+            self.pico.press(self._indices[position])
 
     def lift(self, position: int) -> None:
         self._magnets.discard(position)
