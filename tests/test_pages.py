@@ -330,7 +330,7 @@ def test_a_seeker_turn_through_the_api(table):
     assert state["guidance"].startswith("Move red ")
     assert state["view"]["legal_destinations"]
     res = red.post("/api/seeker/command", json={"cmd": "move", "to": "F12"})
-    assert res.status_code == 400 and "Move your figure on the board" in error(res)
+    assert res.status_code == 400 and "Move the figure on the board" in error(res)
     table.move(state["view"]["legal_destinations"][0])
     state = red.get("/api/seeker/state").json
     assert state["guidance"] in ("End your turn.",) or "play the card" in state["guidance"]

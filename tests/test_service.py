@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from companion.board.config import default_config_text, parse_config
-from companion.games.mummy.commands import Announce, Roll
+from companion.games.mummy.commands import (
+    Announce,
+    EndMummyMove,
+    EndTurn,
+    Move,
+    Roll,
+    RollMummyDie,
+)
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.events import SeekerCaught
@@ -334,3 +341,36 @@ def test_which_sound_a_change_makes():
     assert sound_for([caught], frozenset(), frozenset()) == "catch"
     assert sound_for([], frozenset(), frozenset({3})) == "error"
     assert sound_for([], frozenset({3}), frozenset({3})) is None
+
+
+def test_a_move_back_to_its_own_cell_is_said_on_the_phone(app):
+    service = app.service
+    announce(app)
+    entrance = service.maze.start[0].cell
+    app.mock_board.lift(home(app, 0))
+    app.mock_board.place(entrance)
+    wait_until(lambda: moved(app))
+    service.submit("seeker0", EndTurn())
+    for figure in (1, 2, 3):  # the other seekers take their turns
+        service.submit(f"seeker{figure}", Roll(FACES))
+        state = service.game.current
+        face = next(f for f in FACES if legal_destinations(state, figure, f))
+        service.submit(f"seeker{figure}", Announce(face))
+        target = legal_destinations(service.game.current, figure, face)[0]
+        app.mock_board.lift(home(app, figure))
+        app.mock_board.place(target)
+        wait_until(lambda: moved(app))
+        service.submit(f"seeker{figure}", EndTurn())
+    service.submit("mummy", RollMummyDie(1))
+    service.submit("mummy", EndMummyMove())
+    service.submit("seeker0", Roll(FACES))
+    service.submit("seeker0", Announce(Face.TWO))
+    state = service.game.current
+    targets = legal_destinations(state, 0, Face.TWO)
+    assert entrance in targets  # out and back again
+    elsewhere = next(cell for cell in targets if cell != entrance)
+    with pytest.raises(ServiceError, match="Move the figure on the board"):
+        service.submit("seeker0", Move(elsewhere))
+    service.submit("seeker0", Move(entrance))  # the sensors cannot see this one
+    assert service.game.current.phase is Phase.SEEKER_CARD
+    assert service.game.current.positions[0] == entrance

@@ -29,7 +29,9 @@ from .roles import Seats, Table, TableOptions, check_colours
 bp = Blueprint("play_api", __name__, url_prefix="/api")
 
 #: Commands each kind of seat may send (seekers move their figures on the board).
-SEEKER_COMMANDS = frozenset({"resolve", "roll", "announce", "play_card", "end_turn"})
+#: "move" only for a number move back to the figure's own cell, which the sensors
+#: cannot see (the service refuses any other move from a page).
+SEEKER_COMMANDS = frozenset({"resolve", "roll", "announce", "move", "play_card", "end_turn"})
 MUMMY_COMMANDS = frozenset({"roll_mummy_die", "mummy_step", "end_mummy_move"})
 #: A comment line at least this often keeps phones and proxies from closing a stream.
 KEEPALIVE_S = 15.0

@@ -108,6 +108,14 @@ function renderActions(data) {
                         () => send({cmd: "roll"}), {class: v.phase === "seeker_turn" ? "primary" : ""}));
     }
   }
+  if (v.phase === "seeker_moving" && v.turn !== null) {
+    // Out and back to the same cell is a legal number move the sensors cannot see.
+    const here = v.positions[v.turn].node;
+    if ((v.legal_destinations || []).includes(here)) {
+      const name = cellName(here, v.maze.width);
+      box.append(button(`I moved out and back to ${name}`, () => send({cmd: "move", to: name})));
+    }
+  }
   if (v.phase === "seeker_card") {
     if (data.playable) {
       box.append(button(`Play the ${data.playable.name} card`, () => send({cmd: "play_card"}), {class: "primary"}));
