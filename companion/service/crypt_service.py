@@ -55,7 +55,7 @@ from companion.games.crypt.views import board_view, events_json, table_view
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .journal import Journal
-from .loop import GameLoop, Request, ServiceError
+from .loop import BoardGameLoop, Request, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class CryptPublished:
     computer_thinking: bool
 
 
-class CryptService(GameLoop[CryptPublished]):
+class CryptService(BoardGameLoop[CryptPublished]):
     """Owns the running crypt game, the board's occupancy (while the board plays the
     crypt) and the game's journal entries; see the module docstring."""
 
@@ -170,9 +170,7 @@ class CryptService(GameLoop[CryptPublished]):
         self.quiet_s = quiet_s
         self.computer_delay_s = computer_delay_s
         self.started_at = clock()
-        self._occupied: set[int] = set()
-        self._last_change = 0.0
-        self._pending: tuple[Command, frozenset[int]] | None = None
+        self._init_board()
         #: The square last touched by a magnet in the placing phase (see the tracker).
         self._touched: int | None = None
         #: After an undo, placements are not judged until the board matches the game.
@@ -349,8 +347,9 @@ class CryptService(GameLoop[CryptPublished]):
     def _next_timeout(self) -> float:
         timeout = self.idle_s
         now = self.clock()
-        if self._pending is not None:
-            timeout = min(timeout, self._last_change + self.quiet_s - now)
+        due = self._placement_due_in()
+        if due is not None:
+            timeout = min(timeout, due)
         if self._computer_at is not None:
             timeout = min(timeout, self._computer_at - now)
         return timeout
@@ -448,28 +447,6 @@ class CryptService(GameLoop[CryptPublished]):
         self._computer_at = None
         self._after_undo = False
 
-    def _on_occupancy(self, change: OccupancyChange) -> None:
-        if change.occupied:
-            self._occupied.add(change.position)
-        else:
-            self._occupied.discard(change.position)
-        self._last_change = self.clock()
-        self._publish([])
-
-    def _apply_pending(self) -> None:
-        pending = self._pending
-        if pending is None or self.clock() < self._last_change + self.quiet_s:
-            return
-        self._pending = None
-        command, occupied = pending
-        if occupied != frozenset(self._occupied):
-            return
-        try:
-            self._command(command, "board")
-        except RuleError as exc:  # the game moved on meanwhile: judge again
-            log.warning("crypt: placement no longer legal: %s", exc)
-            self._publish([])
-
     def _computer_move(self) -> None:
         due = self._computer_at
         if due is None or self.clock() < due:
@@ -528,7 +505,7 @@ class CryptService(GameLoop[CryptPublished]):
     def _publish(self, events: list[Event]) -> None:
         published = self._snapshot(self._published.version + 1, events)
         command = published.judgement.command
-        self._pending = (command, frozenset(self._occupied)) if command is not None else None
+        self._hold_placement(command)
         with self._changed:
             self._published = published
             self._changed.notify_all()

@@ -12,9 +12,12 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from companion.board.debounce import OccupancyChange
 
 log = logging.getLogger(__name__)
 
@@ -170,3 +173,56 @@ class GameLoop(Generic[P]):
         self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class BoardGameLoop(GameLoop[P]):
+    """A game loop that also follows the figures on the board: the occupied positions,
+    and a placement the tracker judged legal, applied once the board has been quiet
+    for ``quiet_s`` (so a figure slid across cells counts only where it stops)."""
+
+    quiet_s: float
+    clock: Callable[[], float]
+
+    def _init_board(self) -> None:
+        self._occupied: set[int] = set()
+        self._last_change = 0.0
+        #: A judged placement and the board it was judged on, waiting for quiet.
+        self._pending: tuple[Any, frozenset[int]] | None = None
+
+    def _on_occupancy(self, change: OccupancyChange) -> None:
+        if change.occupied:
+            self._occupied.add(change.position)
+        else:
+            self._occupied.discard(change.position)
+        self._last_change = self.clock()
+        self._publish([])
+
+    def _placement_due_in(self) -> float | None:
+        """Seconds until a pending placement is due (None: nothing pending)."""
+        if self._pending is None:
+            return None
+        return self._last_change + self.quiet_s - self.clock()
+
+    def _apply_pending(self) -> None:
+        pending = self._pending
+        if pending is None or self.clock() < self._last_change + self.quiet_s:
+            return
+        self._pending = None
+        command, occupied = pending
+        if occupied != frozenset(self._occupied):
+            return
+        try:
+            self._command(command, "board")
+        except self.refusals as exc:  # the game moved on meanwhile: judge again
+            log.warning("%s: placement no longer legal: %s", self.loop_name, exc)
+            self._publish([])
+
+    def _hold_placement(self, command: Any) -> None:
+        """Remember the tracker's judged placement (or forget it: None)."""
+        self._pending = (command, frozenset(self._occupied)) if command is not None else None
+
+    def _publish(self, events: Any) -> None:
+        raise NotImplementedError
+
+    def _command(self, command: Any, role: str) -> Any:
+        raise NotImplementedError

@@ -26,7 +26,7 @@ from companion.games.mummy.views import mummy_view, seeker_view, table_view, vis
 
 from .game import KIND, RunningGame, make_game_setup
 from .journal import Journal
-from .loop import GameLoop, Request, ServiceError
+from .loop import BoardGameLoop, Request, ServiceError
 from .tracker import BoardMap, Judgement, judge
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class Published:
     log: tuple[tuple[Event, ...], ...] = ()
 
 
-class Service(GameLoop[Published]):
+class Service(BoardGameLoop[Published]):
     """The companion's core: owns the running game, the board's occupancy and the journal."""
 
     loop_name = "service"
@@ -77,10 +77,8 @@ class Service(GameLoop[Published]):
         #: The table throws real dice (set by the host page): the roll button is not used.
         self.physical_dice = False
         self.started_at = clock()
-        self._occupied: set[int] = set()
-        self._last_change = 0.0
+        self._init_board()
         self._board_connected = True
-        self._pending: tuple[Move, frozenset[int]] | None = None
         self._catch: tuple[int, float] | None = None
         #: After an undo, placements are not judged until the board matches the game.
         self._after_undo = False
@@ -226,9 +224,8 @@ class Service(GameLoop[Published]):
     # -- the loop ------------------------------------------------------------------------
 
     def _next_timeout(self) -> float:
-        if self._pending is not None:
-            return self._last_change + self.quiet_s - self.clock()
-        return self.idle_s
+        due = self._placement_due_in()
+        return self.idle_s if due is None else due
 
     def _tick(self) -> None:
         self._apply_pending()
@@ -305,28 +302,6 @@ class Service(GameLoop[Published]):
         self._publish([])
         return True
 
-    def _on_occupancy(self, change: OccupancyChange) -> None:
-        if change.occupied:
-            self._occupied.add(change.position)
-        else:
-            self._occupied.discard(change.position)
-        self._last_change = self.clock()
-        self._publish([])
-
-    def _apply_pending(self) -> None:
-        pending = self._pending
-        if pending is None or self.clock() < self._last_change + self.quiet_s:
-            return
-        self._pending = None
-        command, occupied = pending
-        if occupied != frozenset(self._occupied):
-            return
-        try:
-            self._command(command, "board")
-        except RuleError as exc:  # the game moved on meanwhile: judge again
-            log.warning("placement no longer legal: %s", exc)
-            self._publish([])
-
     def _judge(self) -> Judgement:
         state, occupied = self.game.current, frozenset(self._occupied)
         if self._after_undo:
@@ -361,8 +336,7 @@ class Service(GameLoop[Published]):
                     message="The board is disconnected: the game waits until it is back.",
                 ),
             )
-        command = published.judgement.command
-        self._pending = (command, frozenset(self._occupied)) if command is not None else None
+        self._hold_placement(published.judgement.command)
         self._set_published(published)
 
     def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:
