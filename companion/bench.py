@@ -434,7 +434,28 @@ def bench_service(quick: bool) -> list[Figure]:
             "% of one core",
             2.0,
             "target",
-            note=f"companion run --mock over {seconds:g} s (LEDs rendered at 30 fps)",
+            note=f"companion run --mock over {seconds:g} s, simulated board included",
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.bench", "--idle-worker", str(seconds)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the idle worker failed:\n{done.stderr[-2000:]}")
+    total, scanning = (float(v) for v in done.stdout.split()[-2:])
+    figures.append(
+        Figure(
+            "service.idle_cpu_without_simulation",
+            max(0.0, total - scanning),
+            "% of one core",
+            2.0,
+            "target",
+            note=(
+                f"{total:.1f}% in all, of which {scanning:.1f}% reading the simulated "
+                "74HC165 chain bit by bit (one hardware SPI transfer on a Pi)"
+            ),
         )
     )
     done = subprocess.run(
@@ -456,6 +477,40 @@ def bench_service(quick: bool) -> list[Figure]:
         )
     )
     return figures
+
+
+def _idle_worker(seconds: float) -> None:
+    """The appliance in mock mode with its web server, idle: total CPU share and the
+    share spent reading the simulated sensors (printed as two numbers)."""
+    import resource
+
+    import waitress
+
+    from companion.board.config import default_config
+    from companion.mazes import load_maze
+    from companion.service.appliance import build
+    from companion.web import create_app
+
+    maze, text = load_maze(None)
+    with tempfile.TemporaryDirectory() as directory:
+        app = build(default_config(), maze, text, state_dir=Path(directory), mock=True)
+        web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
+        server = waitress.create_server(web, host="127.0.0.1", port=0, threads=8)
+        threading.Thread(target=server.run, daemon=True).start()
+        time.sleep(1.0)
+
+        def sample() -> tuple[float, float, float]:
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            busy = float(app.sensors.stats()["mean_scan_s"] or 0.0) * app.sensors.stats()["scans"]
+            return time.monotonic(), usage.ru_utime + usage.ru_stime, busy
+
+        t0, cpu0, busy0 = sample()
+        time.sleep(seconds)
+        t1, cpu1, busy1 = sample()
+        app.service.close()
+        server.close()
+        app.close()
+    print((cpu1 - cpu0) / (t1 - t0) * 100, (busy1 - busy0) / (t1 - t0) * 100)
 
 
 def _rss_worker() -> None:
@@ -629,6 +684,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["--rss-worker"]:
         _rss_worker()
+        return 0
+    if len(args) == 2 and args[0] == "--idle-worker":
+        _idle_worker(float(args[1]))
         return 0
     raise SystemExit("use `companion bench`")
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from companion.board.config import default_config_text, parse_config
+from companion.games.mummy.commands import Move
 from companion.games.mummy.maze import parse_cell_name
 from companion.games.mummy.record import command_from_json
 from companion.games.mummy.state import Phase, State
@@ -56,9 +57,12 @@ def main() -> None:
             state = service.game.current
             cell = parse_cell_name(data["move"], maze.width, maze.height)
             home = service.board.position_of(state, state.figure)
-            board.lift(home)
-            board.place(cell)
-            wait_until(lambda: service.game.current.phase is not Phase.SEEKER_MOVING)
+            if home == cell:  # out and back: the seeker says it on the phone
+                service.submit(f"seeker{state.seeker}", Move(cell))
+            else:
+                board.lift(home)
+                board.place(cell)
+                wait_until(lambda: service.game.current.phase is not Phase.SEEKER_MOVING)
         else:
             service.submit(data["role"], command_from_json(data["cmd"], maze))
         board.set_occupied(service.board.expected(service.game.current).values())

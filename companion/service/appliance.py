@@ -58,15 +58,17 @@ class Lights:
         self._thread.start()
 
     def show_once(self, t: float | None = None) -> None:
+        """Render the scene and push the frame, unless the strip already shows it."""
         now = time.monotonic() if t is None else t
         scene = self.service.scene()
         frame = render(scene, now, self.geometry)
-        self.leds.show(frame)
-        self.last_frame = frame
+        if frame != self.last_frame:
+            self.leds.show(frame)
+            self.last_frame = frame
+            self.frames += 1
         self.last_frame_at = time.monotonic()
         self.last_frame_perf = time.perf_counter()
         self.last_scene = scene
-        self.frames += 1
 
     def _run(self) -> None:
         next_at = time.monotonic()

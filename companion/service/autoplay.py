@@ -56,8 +56,11 @@ def play_game(app: Appliance, colours: list[str], max_commands: int = 5000) -> i
             events = service.submit("mummy", command)
         else:
             command = seeker_bot.choose(state)
-            if isinstance(command, Move):  # the figure is moved by hand on the board
-                home = service.board.position_of(state, state.figure)
+            home = service.board.position_of(state, state.figure)
+            if isinstance(command, Move) and command.to == home:
+                # Out and back to the same cell: nothing to see, the seeker says it.
+                events = service.submit(f"seeker{state.seeker}", command)
+            elif isinstance(command, Move):  # the figure is moved by hand on the board
                 assert home is not None
                 board.lift(home)
                 board.place(command.to)
