@@ -154,6 +154,7 @@ def test_the_host_page_shows_the_address_and_a_qr_code_per_seat(table):
     for code in table.codes.values():
         assert code in page and f"/join/{code}" in page
     assert "http://" in page
+    assert 'href="/lootnrun"' in page and 'href="/crypt"' in page  # the other games
 
 
 # -- joining and seats ------------------------------------------------------------------
