@@ -18,6 +18,8 @@ from flask.sessions import SecureCookieSessionInterface
 from flask.testing import FlaskClient
 
 from companion.board.config import default_config_text, parse_config
+from companion.games.mummy.dice import Face
+from companion.games.mummy.moves import legal_destinations
 from companion.games.mummy.state import Phase
 from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
@@ -482,3 +484,33 @@ def test_a_stream_tells_a_phone_shut_out_to_reload(table):
     assert json.loads(next(messages)[6:]) == {"stale": True}
     res.close()
     assert red.get("/api/seeker/stream").status_code == 403
+
+
+def test_a_seeker_says_an_out_and_back_move_on_the_page(table):
+    """The sensors cannot see a number move that ends where it began: the page offers it."""
+    table.new_game(["red", "blue"], dice="physical", hints=False)
+    red, blue, mummy = (table.device(s) for s in ("seeker0", "seeker1", "mummy"))
+    maze = table.service.maze
+    throw = {"cmd": "roll", "faces": ["1", "2", "3", "4", "arrow"]}
+
+    def turn(phone: FlaskClient, face: str, to: int) -> None:
+        assert phone.post("/api/seeker/command", json=throw).status_code == 200
+        res = phone.post("/api/seeker/command", json={"cmd": "announce", "face": face})
+        assert res.status_code == 200, res.json
+        table.move(to)
+        assert phone.post("/api/seeker/command", json={"cmd": "end_turn"}).status_code == 200
+
+    entrance = maze.start[0].cell
+    turn(red, "1", entrance)
+    state = table.service.game.current
+    turn(blue, "2", next(c for c in legal_destinations(state, 1, Face.TWO) if c != entrance))
+    mummy.post("/api/mummy/command", json={"cmd": "roll_mummy_die", "value": 1})
+    assert mummy.post("/api/mummy/command", json={"cmd": "end_mummy_move"}).status_code == 200
+    assert red.post("/api/seeker/command", json=throw).status_code == 200
+    res = red.post("/api/seeker/command", json={"cmd": "announce", "face": "2"})
+    assert res.json["state"]["stay"] == maze.cell_name(entrance)  # even without hints
+    res = red.post("/api/seeker/command", json={"cmd": "move", "to": maze.cell_name(entrance)})
+    assert res.status_code == 200, res.json
+    assert res.json["state"]["view"]["phase"] == "seeker_card"
+    res = red.post("/api/seeker/command", json={"cmd": "move", "to": "A1"})
+    assert res.status_code == 400

@@ -100,12 +100,24 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "view": view,
         "my_turn": mine,
         "playable": None if card is None else {"name": card.title, "cell": _cell(state, card.cell)},
+        "stay": _stay(state) if mine else None,
         "board": _board(published),
         "guidance": seeker_guidance(state, seeker, published),
         "log": _log(published, state.setup, "seeker"),
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
     }
+
+
+def _stay(state: State) -> str | None:
+    """The figure's own cell when the announced number may end there (out and back):
+    the sensors cannot see that move, so the page offers it as a button."""
+    if state.phase is not Phase.SEEKER_MOVING:
+        return None
+    here = state.positions[state.figure]
+    if state.maze.is_cell(here) and (state.targets >> here) & 1:
+        return state.maze.cell_name(here)
+    return None
 
 
 def table_payload(published: Published, table: Table) -> Payload:

@@ -108,13 +108,9 @@ function renderActions(data) {
                         () => send({cmd: "roll"}), {class: v.phase === "seeker_turn" ? "primary" : ""}));
     }
   }
-  if (v.phase === "seeker_moving" && v.turn !== null) {
+  if (data.stay) {
     // Out and back to the same cell is a legal number move the sensors cannot see.
-    const here = v.positions[v.turn].node;
-    if ((v.legal_destinations || []).includes(here)) {
-      const name = cellName(here, v.maze.width);
-      box.append(button(`I moved out and back to ${name}`, () => send({cmd: "move", to: name})));
-    }
+    box.append(button(`I moved out and back to ${data.stay}`, () => send({cmd: "move", to: data.stay})));
   }
   if (v.phase === "seeker_card") {
     if (data.playable) {
