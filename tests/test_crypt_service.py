@@ -24,7 +24,7 @@ from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
 from companion.service.crypt_service import CryptService
 from companion.service.journal import Journal
-from companion.service.service import ServiceError
+from companion.service.loop import ServiceError
 
 SETTLE_MS = 10
 QUIET_S = 0.03

@@ -12,7 +12,8 @@ from companion.games.mummy.record import replay, setup_to_json, write_record
 from companion.games.mummy.simulate import setup_for
 from companion.mazes import load_maze
 from companion.service.journal import Journal
-from companion.service.service import Service, ServiceError
+from companion.service.loop import ServiceError
+from companion.service.service import Service
 from companion.service.tracker import BoardMap
 
 RED = ("B4", "F4", "J4", "A1", "A11")

@@ -21,9 +21,9 @@ from companion.games.lootnrun.engine import RuleError
 from companion.games.lootnrun.state import Phase
 from companion.service.hub import GameHub
 from companion.service.journal import Journal
+from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, make_service
 from companion.service.registry import game_factories
-from companion.service.service import ServiceError
 
 PLAYERS = [("Anna", "red"), ("Ben", "blue"), ("Cleo", "green")]
 GEOMETRY = Geometry(12, 12, camp_slots=4, sarcophagus_slots=4)

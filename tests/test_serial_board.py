@@ -13,7 +13,7 @@ from companion.games.mummy.dice import Face
 from companion.games.mummy.state import Phase
 from companion.mazes import load_maze
 from companion.service.appliance import build
-from companion.service.service import ServiceError
+from companion.service.loop import ServiceError
 
 FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)
 

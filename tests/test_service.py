@@ -31,7 +31,7 @@ from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
 from companion.service.autoplay import play_game
 from companion.service.journal import Journal
-from companion.service.service import ServiceError
+from companion.service.loop import ServiceError
 
 FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)
 SETTLE_MS = 20

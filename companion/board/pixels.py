@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Protocol, Self
 
-import adafruit_pixelbuf  # type: ignore[import-untyped]
+import adafruit_pixelbuf
 
 from .config import LedConfig
 from .limiter import estimate_milliamps, limit, output_table

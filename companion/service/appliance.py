@@ -30,8 +30,9 @@ from companion.games.mummy.state import Phase
 
 from .hub import GameHub, GameService
 from .journal import Journal
+from .loop import ServiceError
 from .registry import game_factories
-from .service import Service, ServiceError
+from .service import Service
 from .tracker import BoardMap
 
 log = logging.getLogger(__name__)

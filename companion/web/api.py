@@ -20,7 +20,8 @@ from companion.games.mummy.commands import Command, Roll, RollMummyDie
 from companion.games.mummy.engine import RuleError
 from companion.games.mummy.maze import Colour
 from companion.games.mummy.record import command_from_json
-from companion.service.service import Published, ServiceError
+from companion.service.loop import ServiceError
+from companion.service.service import Published
 
 from .context import service
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload

@@ -47,7 +47,7 @@ from flask.typing import ResponseReturnValue
 from companion.games.crypt.commands import parse_command
 from companion.games.crypt.engine import RuleError
 from companion.service.crypt_service import CryptPublished, CryptService
-from companion.service.service import ServiceError
+from companion.service.loop import ServiceError
 
 from .context import hub
 

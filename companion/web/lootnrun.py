@@ -47,8 +47,8 @@ from companion.games.lootnrun.engine import RuleError
 from companion.games.lootnrun.record import FormatError, card_from_json, command_from_json
 from companion.games.lootnrun.scoring import awaken_outcome, run_score
 from companion.games.lootnrun.views import events_view, outcome_view, run_view
+from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
-from companion.service.service import ServiceError
 
 from .context import hub, service
 from .stream import KEEPALIVE_S
