@@ -514,3 +514,13 @@ def test_a_seeker_says_an_out_and_back_move_on_the_page(table):
     assert res.json["state"]["view"]["phase"] == "seeker_card"
     res = red.post("/api/seeker/command", json={"cmd": "move", "to": "A1"})
     assert res.status_code == 400
+
+
+def test_guessing_join_codes_locks_the_guesser_out_for_a_while(table):
+    table.new_game(["red", "blue"])
+    guesser = table.device()
+    for _ in range(10):
+        assert guesser.get("/join/AAAAAA").status_code == 403
+    res = guesser.get(f"/join/{table.codes['seeker0']}")
+    assert res.status_code == 429  # even the right code waits now
+    assert b"Too many wrong codes" in res.data

@@ -91,6 +91,11 @@ def leave() -> ResponseReturnValue:
 
 def _join(code: str) -> ResponseReturnValue:
     store = seats()
+    who = request.remote_addr or "?"
+    now = time.monotonic()
+    if store.code_guesses.locked(who, now):
+        error = "Too many wrong codes from this device: wait half a minute and try again."
+        return render_template("landing.html", error=error), 429
     table = store.table
     seat = table.seat_for_code(code) if table is not None else None
     if seat is None:
@@ -99,7 +104,10 @@ def _join(code: str) -> ResponseReturnValue:
             if table is None
             else "That code is not one of this game's: ask the host for your seat's code."
         )
+        if table is not None:
+            store.code_guesses.failed(who, now)
         return render_template("landing.html", error=error), 403
+    store.code_guesses.succeeded(who)
     _remember(seat=store.binding(seat))
     store.joined(seat)
     names = seeker_names(service().published.state.setup)

@@ -33,7 +33,38 @@ PIN_LENGTH = 6
 PIN_TRIES = 5
 PIN_LOCK_S = 30.0
 
+#: Wrong join codes in a row from one address before it must wait.
+CODE_TRIES = 10
+CODE_LOCK_S = 30.0
+
 SEEKER_COLOURS = ("red", "turquoise", "blue", "violet")
+
+
+class Throttle:
+    """Counts failed guesses per address; too many in a row lock that address a while."""
+
+    def __init__(self, tries: int, lock_s: float) -> None:
+        self.tries = tries
+        self.lock_s = lock_s
+        self._failures: dict[str, int] = {}
+        self._locked_until: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def locked(self, who: str, now: float) -> bool:
+        with self._lock:
+            return now < self._locked_until.get(who, 0.0)
+
+    def failed(self, who: str, now: float) -> None:
+        with self._lock:
+            count = self._failures.get(who, 0) + 1
+            if count >= self.tries:
+                self._locked_until[who] = now + self.lock_s
+                count = 0
+            self._failures[who] = count
+
+    def succeeded(self, who: str) -> None:
+        with self._lock:
+            self._failures.pop(who, None)
 
 
 def new_code() -> str:
@@ -160,6 +191,8 @@ class Seats:
         self.table: Table | None = None
         self._wrong_pins = 0
         self._locked_until = 0.0
+        #: Wrong join codes, by the address they came from.
+        self.code_guesses = Throttle(CODE_TRIES, CODE_LOCK_S)
         #: Counts changes to the table (cards entered, new codes) for the live streams.
         self.serial = 0
         self._load()
