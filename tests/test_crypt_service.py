@@ -336,3 +336,17 @@ def test_a_resumed_game_on_the_computers_turn_is_played_by_it(tmp_path):
         assert crypt(app).published.history[-1].computer
     finally:
         app.close()
+
+
+def test_a_restart_after_a_finished_game_adds_no_game_to_the_journal(tmp_path):
+    first = start(tmp_path)
+    game_id = crypt(first).game.id
+    first.journal.end_game(game_id)
+    first.close()
+    second = start(tmp_path)
+    try:
+        assert crypt(second).game.id == game_id  # its final board, no new game
+        kinds = second.journal.db.execute("SELECT COUNT(*) FROM games WHERE kind = 'crypt'")
+        assert kinds.fetchone()[0] == 1
+    finally:
+        second.close()

@@ -183,7 +183,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
     # -- starting --------------------------------------------------------------------
 
     def _resume_or_new(self) -> CryptGame:
-        stored = self.journal.unfinished(KIND)
+        """The unfinished game; else the last finished one (its final board), so a
+        restart adds no game to the journal; a new game only on a first start."""
+        stored = self.journal.unfinished(KIND) or self.journal.latest(KIND)
         if stored is not None:
             try:
                 game = CryptGame.replayed(stored.id, stored.setup, stored.commands)
