@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -228,7 +228,33 @@ def bounded_states(states: Any) -> deque[Any]:
     return deque(states, maxlen=MOCK_PIN_HISTORY)
 
 
-class MockDrivenPin(MockPin):  # type: ignore[misc]
+class BoundedHistory:
+    """Mixin for gpiozero mock pins: keep only the last ``MOCK_PIN_HISTORY`` states
+    (a mock pin otherwise remembers every change, forever, at 200 scans a second)."""
+
+    states: Any
+
+    def clear_states(self) -> None:
+        super().clear_states()  # type: ignore[misc]
+        self.states = bounded_states(self.states)
+
+
+class WatchedMockPin(BoundedHistory, MockPin):  # type: ignore[misc]
+    """A mock pin that calls ``on_change()`` whenever its level changes, as the chips
+    or diodes wired to it would see the line."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        self.on_change: Callable[[], object] | None = None
+        super().__init__(factory, info)
+
+    def _change_state(self, value: bool) -> bool:
+        changed: bool = super()._change_state(value)
+        if self.on_change is not None:
+            self.on_change()
+        return changed
+
+
+class MockDrivenPin(BoundedHistory, MockPin):  # type: ignore[misc]
     """A mock input pin whose level the simulated world sets (``drive(level)``).
 
     Unlike a plain ``MockPin``, the level survives a device opening the pin and
@@ -238,12 +264,6 @@ class MockDrivenPin(MockPin):  # type: ignore[misc]
     def __init__(self, factory: Any, info: Any) -> None:
         self.external: bool | None = None
         super().__init__(factory, info)
-
-    states: Any  # gpiozero's state history, bounded here
-
-    def clear_states(self) -> None:
-        super().clear_states()
-        self.states = bounded_states(self.states)
 
     def drive(self, level: bool | None) -> None:
         """Drive the pin ``level`` from outside; None leaves it to its pull."""
@@ -266,29 +286,14 @@ class MockDrivenPin(MockPin):  # type: ignore[misc]
                 self.drive_low()
 
 
-class MockMatrixRowPin(MockPin):  # type: ignore[misc]
-    """A mock row pin that tells its ``MockDiodeMatrix`` whenever it changes."""
-
-    def __init__(self, factory: Any, info: Any) -> None:
-        self.matrix: MockDiodeMatrix | None = None
-        super().__init__(factory, info)
-
-    states: Any  # gpiozero's state history, bounded here
-
-    def clear_states(self) -> None:
-        super().clear_states()
-        self.states = bounded_states(self.states)
-
-    def _change_state(self, value: bool) -> bool:
-        changed: bool = super()._change_state(value)
-        if self.matrix is not None:
-            self.matrix.update()
-        return changed
+class MockMatrixRowPin(WatchedMockPin):
+    """A mock row pin that tells its ``MockDiodeMatrix`` whenever it changes, also when
+    it turns from input to output (a driven row starts pressing its crossings)."""
 
     def _set_function(self, value: str) -> None:
         super()._set_function(value)
-        if self.matrix is not None:
-            self.matrix.update()
+        if self.on_change is not None:
+            self.on_change()
 
 
 class MockDiodeMatrix:
@@ -321,7 +326,7 @@ class MockDiodeMatrix:
         self._row_shift = [row * width for row in range(len(self._rows))]
         self._width_mask = (1 << width) - 1
         for row in self._rows:
-            row.matrix = self
+            row.on_change = self.update
         self.update()
 
     @property
@@ -358,7 +363,7 @@ class MockDiodeMatrix:
         """Unhook from the pins and let the columns go back to their pulls."""
         with self._lock:
             for row in self._rows:
-                row.matrix = None
+                row.on_change = None
             for pin in self._columns:
                 pin.drive(None)
 

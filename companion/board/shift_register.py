@@ -26,13 +26,12 @@ from typing import Any, Self
 from gpiozero import Device, DigitalOutputDevice
 from gpiozero.exc import DeviceClosed
 from gpiozero.pins.mock import (
-    MockPin,
     MockSPIClockPin,
     MockSPIDevice,
     MockSPISelectPin,
 )
 
-from .gpio_sensors import MockDrivenPin, PinName, bounded_states, mock_pin
+from .gpio_sensors import BoundedHistory, MockDrivenPin, PinName, WatchedMockPin, mock_pin
 
 #: CPOL=1, CPHA=0: see the module docstring.
 SPI_CLOCK_MODE = 2
@@ -166,44 +165,16 @@ class ShiftRegisterChain:
 # -- mock side ------------------------------------------------------------------------
 
 
-class Mock165ClockPin(MockSPIClockPin):  # type: ignore[misc]
+class Mock165ClockPin(BoundedHistory, MockSPIClockPin):  # type: ignore[misc]
     """The chain's CLK as a mock SPI clock pin, with a bounded state history."""
 
-    states: Any  # gpiozero's state history, bounded here
 
-    def clear_states(self) -> None:
-        super().clear_states()
-        self.states = bounded_states(self.states)
-
-
-class Mock165SelectPin(MockSPISelectPin):  # type: ignore[misc]
+class Mock165SelectPin(BoundedHistory, MockSPISelectPin):  # type: ignore[misc]
     """The chain's CLK INH as a mock SPI select pin, with a bounded state history."""
 
-    states: Any  # gpiozero's state history, bounded here
 
-    def clear_states(self) -> None:
-        super().clear_states()
-        self.states = bounded_states(self.states)
-
-
-class Mock165LoadPin(MockPin):  # type: ignore[misc]
+class Mock165LoadPin(WatchedMockPin):
     """SH/LD: tells the chain about every change, as the chips see the line."""
-
-    def __init__(self, factory: Any, info: Any) -> None:
-        self.chain: Mock74HC165Chain | None = None
-        super().__init__(factory, info)
-
-    states: Any  # gpiozero's state history, bounded here
-
-    def clear_states(self) -> None:
-        super().clear_states()
-        self.states = bounded_states(self.states)
-
-    def _change_state(self, value: bool) -> bool:
-        changed: bool = super()._change_state(value)
-        if self.chain is not None:
-            self.chain.on_load()
-        return changed
 
 
 class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
@@ -252,7 +223,7 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
             pin_factory=pin_factory,
         )
         self._gate = self._gate_level()
-        self._load_pin.chain = self
+        self._load_pin.on_change = self.on_load
         self.on_load()
 
     @property
@@ -311,5 +282,5 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
     def close(self) -> None:
         """Unhook from the pins; MISO goes back to its pull."""
         super().close()
-        self._load_pin.chain = None
+        self._load_pin.on_change = None
         self._miso.drive(None)
