@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 
 from gpiozero import Button, TonalBuzzer
 from gpiozero.tones import Tone
+
+from companion.closing import Closing
 
 #: Short melodies (note, seconds) for what the game wants to say out loud.
 SOUNDS: dict[str, tuple[tuple[str, float], ...]] = {
@@ -18,7 +19,7 @@ SOUNDS: dict[str, tuple[tuple[str, float], ...]] = {
 }
 
 
-class Buttons:
+class Buttons(Closing):
     """The configured buttons; ``on_press(role)`` is called from gpiozero's thread."""
 
     def __init__(
@@ -44,20 +45,12 @@ class Buttons:
             button.close()
         self.buttons.clear()
 
-    def __enter__(self) -> Buttons:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
 
 def _caller(on_press: Callable[[str], None], role: str) -> Callable[[], None]:
     return lambda: on_press(role)
 
 
-class Buzzer:
+class Buzzer(Closing):
     """A piezo buzzer that plays the named sounds in the background."""
 
     def __init__(self, pin: int, *, pin_factory: Any = None) -> None:
@@ -97,11 +90,3 @@ class Buzzer:
     def close(self) -> None:
         self.stop()
         self.buzzer.close()
-
-    def __enter__(self) -> Buzzer:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()

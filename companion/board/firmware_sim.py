@@ -23,10 +23,12 @@ import time
 import tty
 from collections import deque
 from collections.abc import Callable, Sequence
-from types import ModuleType, SimpleNamespace, TracebackType
+from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from adafruit_pixelbuf import PixelBuf
+
+from companion.closing import Closing
 
 from .firmware_logic import Firmware, make_keys, make_pixels, make_status_led
 
@@ -616,7 +618,7 @@ def usb_cdc_module(data: SimSerial | None) -> ModuleType:
 # -- the simulated board ----------------------------------------------------------------
 
 
-class SimulatedPico:
+class SimulatedPico(Closing):
     """A Pico with the board firmware, its sensors and its strip, reachable at ``url``.
 
     ``press``/``release`` close and open sensors; ``unplug``/``replug`` pull and put back
@@ -772,14 +774,6 @@ class SimulatedPico:
         self._port.close()
         os.close(self._wake_r)
         os.close(self._wake_w)
-
-    def __enter__(self) -> SimulatedPico:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- the firmware's thread ----------------------------------------------------------
 

@@ -17,18 +17,19 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from gpiozero import DigitalOutputDevice, InputDevice
 from gpiozero.exc import DeviceClosed
 from gpiozero.pins.mock import MockPin
 
+from companion.closing import Closing
+
 #: Pin name as gpiozero takes it: a BCM number or a name such as ``"GPIO17"``.
 PinName = int | str
 
 
-class DirectPins:
+class DirectPins(Closing):
     """One input per sensor; bit i of ``read()`` is the level of ``pins[i]``.
 
     ``pull_up`` picks the internal resistor: True (pull-up) for reed switches and
@@ -77,22 +78,11 @@ class DirectPins:
         self._devices = []
         self._pins = []
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"<DirectPins {'closed' if self._closed else f'{self.count} pins'}>"
 
 
-class DiodeMatrix:
+class DiodeMatrix(Closing):
     """A diode matrix: rows are driven one at a time, columns are read.
 
     With ``pull_up=True`` (the usual wiring, as CircuitPython's ``KeyMatrix``) the
@@ -172,17 +162,6 @@ class DiodeMatrix:
         self._rows = []
         self._columns = []
         self._column_pins = []
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self._closed:
@@ -296,7 +275,7 @@ class MockMatrixRowPin(WatchedMockPin):
             self.on_change()
 
 
-class MockDiodeMatrix:
+class MockDiodeMatrix(Closing):
     """The switches and diodes of a ``DiodeMatrix`` on a ``MockFactory``.
 
     ``pressed`` is a bit mask of closed crossings (bit ``row * columns + column``);
@@ -366,14 +345,3 @@ class MockDiodeMatrix:
                 row.on_change = None
             for pin in self._columns:
                 pin.drive(None)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
+
+from companion.closing import Closing
 
 from .config import BoardConfig
 from .gpio_sensors import MockDiodeMatrix, MockDrivenPin, mock_pin
@@ -23,7 +24,7 @@ from .sensors import SensorBackendUnavailable
 from .shift_register import Mock74HC165Chain
 
 
-class MockBoard:
+class MockBoard(Closing):
     """Magnets on logical positions, shown to the sensors the config describes."""
 
     def __init__(self, config: BoardConfig, factory: Any) -> None:
@@ -195,17 +196,6 @@ class MockBoard:
             self._matrix.close()
         for pin in self._pins:
             pin.drive(None)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (

@@ -27,10 +27,11 @@ import importlib
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Protocol
 
 import adafruit_pixelbuf
+
+from companion.closing import Closing
 
 from .config import LedConfig
 from .limiter import estimate_milliamps, limit, output_table
@@ -55,7 +56,7 @@ class Pixels(Protocol):
     def close(self) -> None: ...
 
 
-class MockPixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
+class MockPixels(Closing, adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
     """A PixelBuf that records the bytes of every shown frame instead of sending them.
 
     ``frames`` keeps the newest ``history`` frames (bytes in the strip's byte order,
@@ -100,19 +101,8 @@ class MockPixels(adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
         self.show()
         self.closed = True
 
-    def __enter__(self) -> Self:
-        return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class NeoPixelStrip:
+class NeoPixelStrip(Closing):
     """A NeoPixel strip on a Raspberry Pi GPIO pin, through adafruit's ``neopixel``."""
 
     def __init__(self, pin: int, count: int, byte_order: str = "GRB") -> None:
@@ -153,17 +143,6 @@ class NeoPixelStrip:
         self.closed = True
         self._strip.deinit()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
 
 def open_pixels(config: LedConfig, mock: bool) -> Pixels:
     """The pixel driver for ``config``: recorded frames in mock mode, else the strip."""
@@ -190,7 +169,7 @@ class LedReport:
         return self.scale < 1.0
 
 
-class LedOutput:
+class LedOutput(Closing):
     """Shows rendered frames on pixels: layout, gamma, brightness, current limiter."""
 
     def __init__(self, config: LedConfig, pixels: Pixels) -> None:
@@ -260,14 +239,3 @@ class LedOutput:
             return
         self.closed = True
         self.pixels.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -15,8 +15,9 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Protocol
+
+from companion.closing import Closing
 
 from .config import SensorConfig
 from .debounce import Debouncer, OccupancyChange
@@ -73,7 +74,7 @@ def open_backend(config: SensorConfig, *, pin_factory: Any = None) -> SensorBack
     raise ValueError(f"unknown sensor backend {config.backend!r}")
 
 
-class Sensors:
+class Sensors(Closing):
     """Scans the board's sensors and reports occupancy changes by logical position.
 
     Changes go to ``on_change(change)`` (called in the scan thread; keep it short)
@@ -275,17 +276,6 @@ class Sensors:
             backend, self._backend = self._backend, None
         if backend is not None:
             backend.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else ("scanning" if self.running else "idle")

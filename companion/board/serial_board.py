@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from types import TracebackType
 from typing import Any
+
+from companion.closing import Closing
 
 from .config import BoardConfig
 from .firmware_sim import SimulatedPico
@@ -67,7 +68,7 @@ class SerialPixels:
             self.closed = True
 
 
-class SerialBoard:
+class SerialBoard(Closing):
     """The link to the board's microcontroller: sensors, pixels and connection status."""
 
     def __init__(
@@ -104,20 +105,12 @@ class SerialBoard:
         self.pixels.close()
         self.link.close()
 
-    def __enter__(self) -> SerialBoard:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
 
 def _ignore(index: int, pressed: bool, at: float) -> None:
     """Sensor events are read as state by ``SerialSensorBackend``."""
 
 
-class SimulatedPicoBoard:
+class SimulatedPicoBoard(Closing):
     """The simulated board of reference design 2 with the ``MockBoard`` interface:
     magnets on logical positions close the simulated Pico's sensors."""
 
@@ -163,11 +156,3 @@ class SimulatedPicoBoard:
 
     def close(self) -> None:
         self.pico.close()
-
-    def __enter__(self) -> SimulatedPicoBoard:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()

@@ -18,10 +18,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
 import serial
+
+from companion.closing import Closing
 
 from . import protocol
 
@@ -187,7 +188,7 @@ class DeviceTracker:
         self.counters = counters
 
 
-class SerialLink:
+class SerialLink(Closing):
     """The link to the board firmware, reopened with backoff whenever the port fails.
 
     Sensor changes arrive as ``on_event(index, pressed, at)`` from the reader thread.
@@ -334,14 +335,6 @@ class SerialLink:
                 port.cancel_read()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
-
-    def __enter__(self) -> SerialLink:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- writing -----------------------------------------------------------------------
 

@@ -20,8 +20,7 @@ edge) and on a hardware bus, and it never shifts when CLK INH is released.
 from __future__ import annotations
 
 import threading
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from gpiozero import Device, DigitalOutputDevice
 from gpiozero.exc import DeviceClosed
@@ -30,6 +29,8 @@ from gpiozero.pins.mock import (
     MockSPIDevice,
     MockSPISelectPin,
 )
+
+from companion.closing import Closing
 
 from .gpio_sensors import BoundedHistory, MockDrivenPin, PinName, WatchedMockPin, mock_pin
 
@@ -62,7 +63,7 @@ def input_name(index: int) -> str:
     return f"chip {chip} input {'ABCDEFGH'[bit]}"
 
 
-class ShiftRegisterChain:
+class ShiftRegisterChain(Closing):
     """``chips`` chained 74HC165s: ``read()`` latches all inputs and returns them.
 
     Composed of gpiozero devices: an SPI interface from the pin factory (hardware
@@ -143,17 +144,6 @@ class ShiftRegisterChain:
         if self._load is not None:
             self._load.close()
             self._load = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self.closed:

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from companion.board.config import BoardConfig
@@ -23,6 +22,7 @@ from companion.board.render import Geometry, render
 from companion.board.scene import Scene
 from companion.board.sensors import Sensors
 from companion.board.serial_board import SerialBoard, SimulatedPicoBoard
+from companion.closing import Closing
 from companion.games.mummy.commands import EndTurn, Roll
 from companion.games.mummy.events import GameWon, SeekerCaught
 from companion.games.mummy.maze import Maze
@@ -136,7 +136,7 @@ def sound_for(events: Any, errors_before: frozenset[int], errors_now: frozenset[
 
 
 @dataclass
-class Appliance:
+class Appliance(Closing):
     """Everything ``companion run`` starts, closed in reverse order."""
 
     config: BoardConfig
@@ -182,14 +182,6 @@ class Appliance:
             self.serial_board.close()
         if self.mock_board is not None:
             self.mock_board.close()
-
-    def __enter__(self) -> Appliance:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 def build(

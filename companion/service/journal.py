@@ -20,6 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion.closing import Closing
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -49,7 +51,7 @@ class StoredGame:
     ended: bool
 
 
-class Journal:
+class Journal(Closing):
     """Games and their commands in one SQLite file (``":memory:"`` for tests)."""
 
     def __init__(self, path: str | Path) -> None:
@@ -149,14 +151,6 @@ class Journal:
 
     def close(self) -> None:
         self.db.close()
-
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 class _Transaction:

@@ -14,10 +14,10 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.board.debounce import OccupancyChange
+from companion.closing import Closing
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class Request:
     error: BaseException | None = None
 
 
-class GameLoop(Generic[P]):
+class GameLoop(Closing, Generic[P]):
     """Owns one game in one thread; ``P`` is the type of a published moment."""
 
     #: The thread's name (for logs and debuggers).
@@ -165,14 +165,6 @@ class GameLoop(Generic[P]):
 
     def _after_close(self) -> None:
         """Release what the service owns (its own journal connection, ...)."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
 
 class BoardGameLoop(GameLoop[P]):
