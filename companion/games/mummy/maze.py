@@ -47,6 +47,9 @@ _DELTA = {
 }
 DIRECTIONS = (Direction.NORTH, Direction.EAST, Direction.SOUTH, Direction.WEST)
 _INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
+#: Walks up to this long (the longest die move) are answered from a table when nothing
+#: blocks them.
+FREE_WALK_STEPS = 4
 
 
 class Colour(enum.Enum):
@@ -218,12 +221,39 @@ class Maze:
             | ((cells & north) >> w)
         )
 
+    @cached_property
+    def _free_walks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Per node and ``steps`` up to ``FREE_WALK_STEPS``: the ends of unobstructed walks
+        (``steps * nodes + node``) and every cell such a walk can enter on the way."""
+        nodes = self.cell_count + 2
+        ends = [0] * (nodes * (FREE_WALK_STEPS + 1))
+        passed = list(ends)
+        for node in range(nodes):
+            frontier = 1 << node if node < self.cell_count else 0
+            ends[node] = frontier
+            seen = 0
+            for steps in range(1, FREE_WALK_STEPS + 1):
+                if steps == 1 and node >= self.cell_count:
+                    frontier = self.room_exits[node]
+                else:
+                    frontier = self.expand(frontier)
+                seen |= frontier
+                ends[steps * nodes + node] = frontier
+                passed[steps * nodes + node] = seen
+        return tuple(ends), tuple(passed)
+
     def reach_exactly(self, node: int, steps: int, blocked: int) -> int:
         """Cells at the end of some walk of exactly ``steps`` steps from ``node``.
 
         Walks may revisit cells but never enter or cross a cell in ``blocked`` nor a
         room (start field, sarcophagus); a walk from a room leaves through an opening.
         """
+        if 0 < steps <= FREE_WALK_STEPS:
+            # Nothing in the way of any such walk: the answer is in the table.
+            ends, passed = self._free_walks
+            i = steps * (self.cell_count + 2) + node
+            if not blocked & passed[i]:
+                return ends[i]
         is_cell = node < self.cell_count
         if steps <= 0:
             return 1 << node if is_cell else 0
@@ -353,7 +383,9 @@ def mask_cells(mask: int) -> list[int]:
     cells: list[int] = []
     append = cells.append
     while mask:
-        low = mask & -mask
-        append(low.bit_length() - 1)
-        mask ^= low
+        # Taking the top bit is cheaper than isolating the lowest one (mask & -mask).
+        top = mask.bit_length() - 1
+        append(top)
+        mask ^= 1 << top
+    cells.reverse()
     return cells

@@ -19,10 +19,11 @@ def destinations_mask(state: State, figure: int, face: Face) -> int:
     if node < 0 or face >= Face.MUMMY:
         return 0
     bits = maze.node_bits
+    # No two figures share a cell, so "everyone but me" is everyone minus my cell.
     others = 0
-    for f, position in enumerate(positions):
-        if f != figure:
-            others |= bits[position]
+    for position in positions:
+        others |= bits[position]
+    others &= ~bits[node]
     mummy = bits[state.mummy]
     if face == Face.ARROW:
         return arrow_mask(maze, node, mummy | others)
