@@ -20,6 +20,7 @@ from companion.closing import Closing
 
 from .config import BoardConfig
 from .gpio_sensors import MockDiodeMatrix, MockDrivenPin, mock_pin
+from .mock_spi import HardwareSPIMockFactory
 from .sensors import SensorBackendUnavailable
 from .shift_register import Mock74HC165Chain
 
@@ -206,12 +207,13 @@ class MockBoard(Closing):
 
 def mock_factory(config: BoardConfig) -> Any:
     """A gpiozero MockFactory for this board: plain mock pins, PWM-capable ones where
-    the config needs PWM (the buzzer), since a mock pin cannot change its kind later."""
+    the config needs PWM (the buzzer), since a mock pin cannot change its kind later,
+    and hardware SPI on a hardware bus's pins, as gpiozero gives on a Pi."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     pwm = {f"GPIO{config.buzzer_pin}"} if config.buzzer_pin is not None else set()
 
-    class BoardMockFactory(MockFactory):  # type: ignore[misc]
+    class BoardMockFactory(HardwareSPIMockFactory, MockFactory):  # type: ignore[misc]
         def pin(self, name: Any, pin_class: Any = None, **kwargs: Any) -> Any:
             if pin_class is None and (f"GPIO{name}" in pwm or str(name) in pwm):
                 pin_class = MockPWMPin

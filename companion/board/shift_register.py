@@ -265,6 +265,30 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
         with self._lock:
             self._edge()
 
+    def spi_burst(self, bits: int, clock_mode: int) -> int:
+        """A whole hardware SPI transfer of ``bits`` clocks with CLK INH low, at once.
+
+        In mode 2 QH is sampled before each rising edge shifts; in mode 1 the first
+        rising edge comes before the first sample, so one bit is lost.  Modes 0 and 3
+        sample on the very edge that shifts: real chips would answer by timing luck.
+        """
+        if clock_mode in (0, 3):
+            raise ValueError(
+                f"SPI mode {clock_mode} samples on the edge where the 74HC165 shifts; "
+                f"read the chain in mode {SPI_CLOCK_MODE}"
+            )
+        with self._lock:
+            if not self._load_pin._state:
+                # SH/LD low: the chips ignore the clock and QH shows the last input H.
+                return (1 << bits) - 1 if self._register >> self._top & 1 else 0
+            early = 1 if clock_mode == 1 else 0
+            fill = ((1 << (bits + early)) - 1) if self.serial_in else 0
+            # The register followed by what SER shifts in, read from the top.
+            stream = (self._register << (bits + early)) | fill
+            self._register = stream & self._mask
+            self._show()
+            return (stream >> self._count) & ((1 << bits) - 1)
+
     def on_select(self) -> None:
         with self._lock:
             self._edge()

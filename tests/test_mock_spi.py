@@ -1,0 +1,152 @@
+"""The hardware SPI bus on mock pins: what gpiozero gives on a Pi for the bus's pins,
+and the 74HC165 chain answering it exactly as it answers the bit-banged bus."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from gpiozero import Device
+from gpiozero.exc import DeviceClosed, GPIOPinInUse
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.board.config import default_config
+from companion.board.mock_board import MockBoard, mock_factory
+from companion.board.mock_spi import MockHardwareSPI
+from companion.board.sensors import Sensors, open_backend
+from companion.board.shift_register import Mock74HC165Chain, ShiftRegisterChain
+
+# SPI0 with CE1, as in reference design 1; GPIO 20/19/16 are no hardware bus.
+BUS = (11, 9, 7, 25)
+NOT_A_BUS = (20, 19, 16, 26)
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    before = Device.pin_factory
+    f = mock_factory(default_config())
+    yield f
+    assert Device.pin_factory is before
+    f.close()
+    f.reset()
+
+
+def open_pair(
+    factory: MockFactory, pins: tuple[int, int, int, int], chips: int
+) -> tuple[Mock74HC165Chain, ShiftRegisterChain]:
+    return (
+        Mock74HC165Chain(*pins, chips, pin_factory=factory),
+        ShiftRegisterChain(*pins, chips, pin_factory=factory),
+    )
+
+
+def test_the_bus_pins_get_hardware_spi_and_other_pins_are_bit_banged(
+    factory: MockFactory,
+) -> None:
+    mock, chain = open_pair(factory, BUS, 2)
+    with mock, chain:
+        assert isinstance(chain.spi, MockHardwareSPI)
+        assert repr(chain.spi) == "MockHardwareSPI(port=0, device=1)"
+    mock, chain = open_pair(factory, NOT_A_BUS, 2)
+    with mock, chain:
+        assert not isinstance(chain.spi, MockHardwareSPI)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chips=st.integers(1, 20), data=st.data())
+def test_hardware_and_bit_banged_reads_agree(chips: int, data: st.DataObject) -> None:
+    """Whatever the switches show, both buses read the same number from the chips."""
+    values = data.draw(st.lists(st.integers(0, (1 << 8 * chips) - 1), min_size=1, max_size=4))
+    hardware, software = mock_factory(default_config()), MockFactory()
+    try:
+        fast_mock, fast = open_pair(hardware, BUS, chips)
+        slow_mock, slow = open_pair(software, BUS, chips)
+        with fast_mock, fast, slow_mock, slow:
+            assert isinstance(fast.spi, MockHardwareSPI)
+            assert not isinstance(slow.spi, MockHardwareSPI)
+            for value in values:
+                fast_mock.inputs = slow_mock.inputs = value
+                assert fast.read() == slow.read() == value
+                # Raw transfers without a load pulse shift the register on in both.
+                assert fast.spi.read(chips + 1) == slow.spi.read(chips + 1)
+                assert fast_mock.register == slow_mock.register
+    finally:
+        for f in (hardware, software):
+            f.close()
+            f.reset()
+
+
+def test_a_transfer_without_a_load_pulse_shifts_out_what_was_latched(
+    factory: MockFactory,
+) -> None:
+    mock, chain = open_pair(factory, BUS, 3)
+    with mock, chain:
+        mock.inputs = 0xABCDEF
+        assert chain.read() == 0xABCDEF
+        mock.inputs = 0x123456
+        assert chain.spi.read(3) == [0, 0, 0]  # zeros from the grounded SER
+        mock.serial_in = True  # SER tied high: ones follow the last bit
+        assert chain.spi.read(4) == [0, 0, 0, 0xFF]
+        assert chain.read() == 0x123456
+
+
+def test_the_clock_mode_decides_what_the_chips_answer(factory: MockFactory) -> None:
+    mock, chain = open_pair(factory, BUS, 1)
+    with mock, chain:
+        mock.inputs = 0b1000_0001
+        chain.spi.clock_mode = 1  # the first rising edge shifts before the first sample
+        assert chain.read() == 0b0000_0010
+        chain.spi.clock_mode = 0  # sampling on the shifting edge: refused, not guessed
+        with pytest.raises(ValueError, match="mode 0 samples on the edge"):
+            chain.read()
+        chain.spi.clock_mode = 2
+        chain.spi.lsb_first = True  # each word arrives bit-reversed
+        mock.inputs = 0b1000_0011
+        assert chain.read() == 0b1100_0001
+
+
+def test_nothing_on_the_select_line_reads_the_idle_miso_level(factory: MockFactory) -> None:
+    spi = factory.spi(clock_pin=11, miso_pin=9, select_pin=8)
+    try:
+        assert isinstance(spi, MockHardwareSPI)
+        assert spi.read(2) == [0, 0]
+        factory.pin(9).drive_high()
+        assert spi.read(2) == [0xFF, 0xFF]
+    finally:
+        spi.close()
+
+
+def test_the_bus_is_reserved_until_closed(factory: MockFactory) -> None:
+    spi = factory.spi(clock_pin=11, miso_pin=9, select_pin=7)
+    with pytest.raises(GPIOPinInUse):
+        factory.spi(clock_pin=11, miso_pin=9, select_pin=7)
+    spi.close()
+    spi.close()
+    assert spi.closed
+    with pytest.raises(DeviceClosed):
+        spi.read(1)
+    again = factory.spi(clock_pin=11, miso_pin=9, select_pin=7)
+    assert again.read(1) == [0]
+    again.close()
+
+
+def test_the_simulated_board_is_scanned_through_the_hardware_bus() -> None:
+    """What `companion run --mock` uses: a magnet on C4 reaches the debounced snapshot."""
+    config = default_config()
+    factory = mock_factory(config)
+    try:
+        with MockBoard(config, factory) as board:
+            backend = open_backend(config.sensors, pin_factory=factory)
+            assert isinstance(backend, ShiftRegisterChain)
+            assert isinstance(backend.spi, MockHardwareSPI)
+            backend.close()
+            sensors = Sensors(config.sensors, pin_factory=factory)
+            c4 = board.position("C4")
+            board.place(c4)
+            with sensors:
+                assert sensors.prime() == {c4}
+    finally:
+        factory.close()
+        factory.reset()
