@@ -82,7 +82,7 @@ def test_two_positions_on_one_index_are_named():
 def test_wrong_types_and_ranges_are_explained():
     text = broken("brightness = 0.5", 'brightness = "bright"')
     assert any("leds.brightness: expected a float, got 'bright'" in p for p in problems(text))
-    text = broken("scan_hz = 200", "scan_hz = 5")
+    text = broken("scan_hz = 100", "scan_hz = 5")
     assert any("sensors.scan_hz: must be between 10 and 2000" in p for p in problems(text))
     text = broken("pin = 10", "pin = 40")
     assert any("leds.pin: GPIO40 is not a header pin" in p for p in problems(text))

@@ -429,7 +429,7 @@ def _sensors(
         return None
     backend = reader.get("backend", str, check=_one_of(SENSOR_BACKENDS))
     active_low = reader.get("active_low", bool, True)
-    scan_hz = reader.get("scan_hz", float, 200.0, check=_between(10, 2000))
+    scan_hz = reader.get("scan_hz", float, 100.0, check=_between(10, 2000))
     settle_ms = reader.get("settle_ms", float, 100.0, check=_between(0, 1000))
     indices = _layout(reader.table("layout"), cells, camp, sarc, columns, rows)
     extra: dict[str, Any] = {}

@@ -14,7 +14,7 @@ bounce (~1 ms for a reed switch) and longer than the time a sliding figure keeps
 sensor active.  At hand speed a figure crosses a 25 mm cell in 30 to 80 ms, and the
 sensor sees the magnet for most of that, so anything shorter than ~80 ms lets a slow
 slide leave phantom visits.  100 ms is the suggested default: it covers the slowest
-pass plus two 200 Hz scan periods, and a placement is still confirmed within about
+pass plus two 100 Hz scan periods, and a placement is still confirmed within about
 0.1 s, below what a player notices next to the LED feedback.
 """
 

@@ -222,8 +222,8 @@ class Sensors(Closing):
                 self._overruns += 1
                 next_at = self.clock()
                 delay = 0.0
-            if self._stop.wait(delay):
-                break
+            # A plain sleep wakes for less CPU than Event.wait; stop() waits a period at most.
+            time.sleep(delay)
 
     # -- state ------------------------------------------------------------------------
 
