@@ -68,3 +68,10 @@ def test_every_note_of_every_sound_is_within_the_buzzer_range(factory):
         for name, notes in SOUNDS.items():
             for note, _ in notes:
                 assert low <= Tone(note).frequency <= high, (name, note)
+
+
+def test_idle_buttons_keep_no_thread_polling(factory):
+    """An idle companion must not wake for its buttons (gpiozero's Button polls for holds)."""
+    before = threading.active_count()
+    with Buttons({"roll": 5, "confirm": 6, "undo": 13}, lambda role: None, pin_factory=factory):
+        assert threading.active_count() == before

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Button, TonalBuzzer
+from gpiozero import DigitalInputDevice, TonalBuzzer
 from gpiozero.tones import Tone
 
 from companion.closing import Closing
@@ -20,7 +20,12 @@ SOUNDS: dict[str, tuple[tuple[str, float], ...]] = {
 
 
 class Buttons(Closing):
-    """The configured buttons; ``on_press(role)`` is called from gpiozero's thread."""
+    """The configured buttons; ``on_press(role)`` is called from gpiozero's thread.
+
+    A button pulls its pin to ground (internal pull-up).  They are plain
+    ``DigitalInputDevice``s: gpiozero's ``Button`` adds a hold-detection thread per
+    button that wakes ten times a second, and nothing here needs a long press.
+    """
 
     def __init__(
         self,
@@ -30,11 +35,13 @@ class Buttons(Closing):
         bounce_time: float = 0.03,
         pin_factory: Any = None,
     ) -> None:
-        self.buttons: dict[str, Button] = {}
+        self.buttons: dict[str, DigitalInputDevice] = {}
         try:
             for role, pin in pins.items():
-                button = Button(pin, bounce_time=bounce_time, pin_factory=pin_factory)
-                button.when_pressed = _caller(on_press, role)
+                button = DigitalInputDevice(
+                    pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory
+                )
+                button.when_activated = _caller(on_press, role)
                 self.buttons[role] = button
         except Exception:
             self.close()
