@@ -30,7 +30,7 @@ EXPECTED = {
     "serial.event_latency_p99": False,
     "service.startup_to_first_page": False,
     "service.idle_cpu": True,
-    "service.idle_cpu_without_simulation": True,
+    "service.idle_cpu_in_process": True,
     "service.rss_after_game": True,
     "web.bytes.sim": False,
 }
