@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from companion.board.config import (
@@ -157,3 +160,33 @@ def test_the_chain_shares_spi0_with_the_strip_only_on_its_own_lines():
 def test_a_supply_limit_below_the_idle_draw_is_refused():
     text = broken("max_milliamps = 4000", "max_milliamps = 150")
     assert any("leds.max_milliamps: 150 mA leaves too little" in p for p in problems(text))
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "board-config.md"
+
+
+@pytest.mark.parametrize(
+    ("table", "key"),
+    [
+        ("sensors", "active_low"),
+        ("sensors", "scan_hz"),
+        ("sensors", "settle_ms"),
+        ("leds", "brightness"),
+        ("leds", "milliamps_per_channel"),
+        ("leds", "idle_milliamps"),
+        ("leds", "gamma"),
+    ],
+)
+def test_the_documented_defaults_are_the_real_ones(table, key):
+    """A key left out of the file takes the default docs/board-config.md gives for it."""
+    row = re.search(rf"^\| `{key}` \|[^|]*default ([\w.]+)", DOCS.read_text(), re.MULTILINE)
+    assert row, f"docs/board-config.md gives no default for {key}"
+    documented = {"true": True, "false": False}.get(row.group(1))
+    text = example_config_text("reference-1-pi")
+    without = "\n".join(line for line in text.splitlines() if not line.startswith(f"{key} ="))
+    assert without != text
+    value = getattr(getattr(parse_config(without), table), key)
+    if documented is None:
+        assert value == float(row.group(1))
+    else:
+        assert value is documented

@@ -3,7 +3,7 @@
 On a Pi, gpiozero answers ``factory.spi()`` for the pins of a hardware bus (clock on
 GPIO11, MISO on GPIO9, select on GPIO8 or GPIO7 for SPI0) with spidev: one kernel
 call per transfer, the clock made by the SPI block.  ``MockFactory`` always
-bit-banges instead, which costs a Python call per clock edge; at 200 scans a second
+bit-bangs instead, which costs a Python call per clock edge; at 200 scans a second
 of 152 inputs that alone kept a laptop core a quarter busy in mock mode.
 ``MockHardwareSPI`` takes the Pi's path on mock pins: the transfer goes in one call
 to the simulated device on that chip select (its ``spi_burst(bits)``), and a select
