@@ -126,9 +126,13 @@ def seeker_cards() -> ResponseReturnValue:
         if not table.dealing:
             abort(400, "The cards are dealt: the game is on.")
         try:
-            table.hands[seat] = _check_hand(table, seat, cards)
+            table.hands[seat] = _check_hand(table, cards)
+            if seat in table.recheck:
+                table.recheck.remove(seat)
             if all(s in table.hands for s in table.seats if s.startswith("seeker")):
-                _start_dealt_game(table)
+                _send_back_clashing_hands(table)
+                if not table.recheck:
+                    _start_dealt_game(table)
         except (RuleError, ServiceError, ValueError) as exc:
             table.hands.pop(seat, None)
             abort(400, str(exc))
@@ -193,6 +197,7 @@ def host_game() -> ResponseReturnValue:
             abort(400, str(exc))
         table.dealing = options.cards == "physical"
         table.hands = {}
+        table.recheck = []
         store.table = table
         store.save()
         store.bump()
@@ -321,8 +326,13 @@ def _check_dice_mode(command: Command, table: Table) -> None:
         abort(400, "The companion rolls the mummy die in this game.")
 
 
-def _check_hand(table: Table, seat: str, cards: list[str]) -> list[str]:
-    """One (two-player game: two) card of each colour, none claimed by another seeker."""
+def _check_hand(table: Table, cards: list[str]) -> list[str]:
+    """One (two-player game: two) card of each colour, each entered once.
+
+    Whether another seeker entered the same card is checked only once every seeker
+    has sent theirs (``_send_back_clashing_hands``): refusing it here would tell the
+    second seeker which card the first one holds.
+    """
     maze = service().maze
     per_colour = 2 if len(table.colours) == 1 else 1
     names = {maze.cell_name(t.cell): t for t in maze.treasures}
@@ -333,11 +343,6 @@ def _check_hand(table: Table, seat: str, cards: list[str]) -> list[str]:
             raise ValueError(f"There is no treasure on {cell}.")
         if treasure in chosen:
             raise ValueError(f"The {treasure.title} card was entered twice.")
-        for other, hand in table.hands.items():
-            if other != seat and maze.cell_name(treasure.cell) in hand:
-                raise ValueError(
-                    f"Another seeker entered the {treasure.title} card: check your cards."
-                )
         chosen.append(treasure)
     for colour in Colour:
         count = sum(1 for t in chosen if t.colour is colour)
@@ -345,6 +350,24 @@ def _check_hand(table: Table, seat: str, cards: list[str]) -> list[str]:
             want = "one card" if per_colour == 1 else "two cards"
             raise ValueError(f"Enter {want} of each colour: {count} {colour.value} chosen.")
     return [maze.cell_name(t.cell) for t in chosen]
+
+
+def _send_back_clashing_hands(table: Table) -> None:
+    """Every seeker is in: the seekers whose hands share a card enter theirs again.
+
+    Each of them is told only that one of their cards clashes, not which one or with
+    whom, so nobody learns another seeker's card.
+    """
+    seen: dict[str, str] = {}
+    clashing: set[str] = set()
+    for seat in sorted(table.hands):
+        for card in table.hands[seat]:
+            if card in seen:
+                clashing |= {seat, seen[card]}
+            seen.setdefault(card, seat)
+    for seat in sorted(clashing):
+        del table.hands[seat]
+        table.recheck.append(seat)
 
 
 def _start_dealt_game(table: Table) -> None:
@@ -358,6 +381,7 @@ def _start_dealt_game(table: Table) -> None:
     )
     table.dealing = False
     table.hands = {}
+    table.recheck = []
 
 
 def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:

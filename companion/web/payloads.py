@@ -165,6 +165,11 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
         payload["entered"] = list(table.hands.get(seat, []))
         if seat in table.hands:
             payload["guidance"] = "Your cards are in. " + payload["guidance"]
+        elif seat in table.recheck:
+            payload["guidance"] = (
+                "One of your cards was entered by another seeker too: "
+                "check the cards you drew and send them again."
+            )
         else:
             one = "one card" if state.setup.cards_per_colour == 1 else "two cards"
             payload["guidance"] = f"Tap the {one} of each colour you drew, then send them."

@@ -122,6 +122,8 @@ class Table:
     dealing: bool = False
     #: Cards entered so far while dealing, by seat, as treasure cell names.
     hands: dict[str, list[str]] = field(default_factory=dict)
+    #: Seats whose cards clashed with another seeker's: they enter theirs again.
+    recheck: list[str] = field(default_factory=list)
     #: Seats at least one device has joined.
     joined: list[str] = field(default_factory=list)
 
@@ -158,6 +160,7 @@ class Table:
             game_id=int(data.get("game_id", 0)),
             dealing=bool(data.get("dealing", False)),
             hands={str(k): [str(c) for c in v] for k, v in data.get("hands", {}).items()},
+            recheck=[str(s) for s in data.get("recheck", [])],
             joined=[str(s) for s in data.get("joined", [])],
         )
 
