@@ -190,3 +190,23 @@ def test_the_documented_defaults_are_the_real_ones(table, key):
         assert value == float(row.group(1))
     else:
         assert value is documented
+
+
+def test_a_stride_leaves_room_at_the_end_of_every_row():
+    layout = GridLayout(stride=13)
+    indices = grid_indices(12, 12, layout)
+    assert indices[:13] == [*range(12), 13]  # A1..L1, then A2 on the next matrix row
+    assert indices[-1] == 11 * 13 + 11
+    with pytest.raises(ValueError, match="stride must be at least the row length 12"):
+        grid_indices(12, 12, GridLayout(stride=11))
+    assert grid_indices(12, 12, GridLayout(order="columns", stride=12)) == grid_indices(
+        12, 12, GridLayout(order="columns")
+    )
+
+
+def test_a_stride_shorter_than_a_row_is_named_with_its_line():
+    text = broken("stride = 13 ", "stride = 10 ", "reference-2-pico")
+    assert problems(text) == [
+        f"{line_of(text, 'stride = 10')}: sensors.layout.stride: "
+        "stride must be at least the row length 12"
+    ]

@@ -247,7 +247,13 @@ def test_reference_two_matrix_is_the_firmwares(ref2: BoardConfig) -> None:
     sections = wiring_page(ref2)
     matrix = section(sections, "Diode matrix").tables[0]
     assert len(matrix.rows) == 12 and len(matrix.headers) == 14
-    assert matrix.rows[0][1] == "A1" and matrix.rows[0][13] == "A2"
+    # Matrix row r holds maze row r + 1; the 13th column holds the pads, then spares.
+    for r, row in enumerate(matrix.rows):
+        assert list(row[1:13]) == [f"{col}{r + 1}" for col in "ABCDEFGHIJKL"], row[0]
+    assert [row[13] for row in matrix.rows[:8]] == [
+        *(f"camp slot {i}" for i in range(1, 5)),
+        *(f"sarcophagus slot {i}" for i in range(1, 5)),
+    ]
     named = [entry for row in matrix.rows for entry in row[1:]]
     assert named.count("-") == 156 - 152
     assert sorted(n for n in named if n != "-") == sorted(

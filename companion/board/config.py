@@ -370,8 +370,13 @@ def _layout(
         origin=reader.get("origin", str, "top-left", check=_one_of(ORIGINS)),
         serpentine=reader.get("serpentine", bool, False),
         first_index=reader.get("first_index", int, 0, check=_between(0, 4096)),
+        stride=reader.get("stride", int, None, check=_between(1, 4096)),
     )
-    indices = grid_indices(columns, rows, layout)
+    try:
+        indices: list[int] | None = grid_indices(columns, rows, layout)
+    except ValueError as exc:
+        reader.problem("stride", str(exc))
+        indices = None
     camp_idx = reader.get("camp", list, check=_index_list(camp))
     sarc_idx = reader.get("sarcophagus", list, check=_index_list(sarc))
     overrides = reader.get("cells", dict, {})
@@ -384,9 +389,10 @@ def _layout(
         if not isinstance(index, int) or isinstance(index, bool) or index < 0:
             reader.problem("cells", f"{name} = {index!r}: expected an index >= 0")
             continue
-        indices[cell] = index
+        if indices is not None:
+            indices[cell] = index
     reader.finish()
-    if camp_idx is None or sarc_idx is None:
+    if indices is None or camp_idx is None or sarc_idx is None:
         return None
     result = (*indices, *camp_idx, *sarc_idx)
     seen: dict[int, int] = {}

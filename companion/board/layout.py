@@ -22,6 +22,9 @@ class GridLayout:
     origin: str = "top-left"  # the corner cell that has index ``first_index``
     serpentine: bool = False  # every other row (column) runs the other way
     first_index: int = 0
+    #: Indices from one row (column) to the next; None: the row's length.  A diode
+    #: matrix one column wider than the maze keeps row r of the maze on matrix row r.
+    stride: int | None = None
 
 
 def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
@@ -32,6 +35,10 @@ def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
         raise ValueError(f"origin must be one of {', '.join(ORIGINS)}")
     from_bottom = layout.origin.startswith("bottom")
     from_right = layout.origin.endswith("right")
+    line_length = columns if layout.order == "rows" else rows
+    stride = line_length if layout.stride is None else layout.stride
+    if stride < line_length:
+        raise ValueError(f"stride must be at least the {layout.order[:-1]} length {line_length}")
     indices = [0] * (columns * rows)
     for row in range(rows):
         for col in range(columns):
@@ -43,7 +50,7 @@ def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
                 line, pos, length = c, r, rows
             if layout.serpentine and line % 2 == 1:
                 pos = length - 1 - pos
-            indices[row * columns + col] = layout.first_index + line * length + pos
+            indices[row * columns + col] = layout.first_index + line * stride + pos
     return indices
 
 
