@@ -110,6 +110,22 @@ def test_number_moves_end_exactly_n_steps_away(default_maze, seed, seekers, step
 
 
 @SETTINGS
+@given(seed=seeds, steps=st.integers(0, 200), mummy=st.integers(0, 143))
+def test_number_moves_agree_wherever_the_mummy_stands(default_maze, seed, steps, mummy):
+    """Near a figure the mummy blocks walks (the step-by-step path), far away it cannot
+    (the table path): both give what the plain search gives."""
+    state, _ = random_position(default_maze, 4, seed, steps)
+    if mummy in state.positions:
+        return
+    state = state.evolve(mummy=mummy)
+    for figure in range(len(state.positions)):
+        if state.positions[figure] >= 0:
+            for face in NUMBER_FACES:
+                got = set(legal_destinations(state, figure, face))
+                assert got == reference_number_ends(default_maze, state, figure, int(face))
+
+
+@SETTINGS
 @given(seed=seeds, seekers=st.integers(1, 4), steps=st.integers(0, 400))
 def test_arrow_slides_stop_before_the_next_obstacle(default_maze, seed, seekers, steps):
     state, _ = random_position(default_maze, seekers, seed, steps)
