@@ -169,3 +169,15 @@ def test_without_an_appliance_the_crypt_is_unavailable(appliance):
     response = app.test_client().get("/crypt/api/state")
     assert response.status_code == 503
     assert response.get_json()["error"] == "Into the Crypt is not running on this companion."
+
+
+def test_a_page_whose_game_lost_the_board_shows_nothing_to_put_right(client, appliance):
+    """The maze's figures on the board are the crypt's business only while it plays."""
+    view = new_game(client)
+    wait_until(lambda: client.get("/crypt/api/state").get_json()["board"]["unexpected"])
+    view = client.post("/crypt/api/board", json={"game": "mummy"}).get_json()
+    board = view["board"]
+    assert board["plays_crypt"] is False and board["message"] is None
+    assert board["unexpected"] == board["missing"] == board["lifted"] == board["errors"] == []
+    board = client.post("/crypt/api/board", json={"game": "crypt"}).get_json()["board"]
+    assert board["plays_crypt"] is True and board["unexpected"] and board["message"]

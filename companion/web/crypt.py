@@ -88,7 +88,13 @@ def _board_state() -> dict[str, Any]:
 
 def _view(published: CryptPublished | None = None) -> dict[str, Any]:
     view = crypt_service().view(published)
-    view["board"].update(_board_state())
+    board = _board_state()
+    if not board["plays_crypt"]:
+        # Another game has the board: what the crypt last saw of it is stale.
+        view["board"].update(
+            message=None, lifted=[], errors=[], hints=[], missing=[], unexpected=[], touch=None
+        )
+    view["board"].update(board)
     return view
 
 
