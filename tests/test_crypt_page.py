@@ -181,3 +181,13 @@ def test_a_page_whose_game_lost_the_board_shows_nothing_to_put_right(client, app
     assert board["unexpected"] == board["missing"] == board["lifted"] == board["errors"] == []
     board = client.post("/crypt/api/board", json={"game": "crypt"}).get_json()["board"]
     assert board["plays_crypt"] is True and board["unexpected"] and board["message"]
+
+
+def test_the_simulator_says_which_game_has_the_board(client, appliance):
+    new_game(client)
+    wait_until(lambda: client.get("/sim/api/board").get_json()["game"]["message"])
+    game = client.get("/sim/api/board").get_json()["game"]
+    assert game["title"] == "Into the Crypt" and "phase" not in game
+    client.post("/crypt/api/board", json={"game": "mummy"})
+    game = client.get("/sim/api/board").get_json()["game"]
+    assert game["active_game"] == "mummy" and "title" not in game and game["phase"]

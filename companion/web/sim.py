@@ -25,7 +25,6 @@ def board() -> ResponseReturnValue:
     app = appliance()
     config = app.config
     svc = service()
-    view = svc.view("table")
     return jsonify(
         {
             "board": {
@@ -38,7 +37,7 @@ def board() -> ResponseReturnValue:
             "maze": maze_view(svc.maze),
             "magnets": sorted(app.mock_board.occupied),
             "leds": [list(c) for c in app.lights.last_frame],
-            "game": _game_summary(view),
+            "game": _game_summary(app),
         }
     )
 
@@ -79,8 +78,20 @@ def toggle() -> ResponseReturnValue:
     return jsonify({"magnets": sorted(board.occupied)})
 
 
-def _game_summary(view: dict[str, Any]) -> dict[str, Any]:
+#: How the simulator names the games that are not the mummy maze.
+GAME_TITLES = {"crypt": "Into the Crypt", "lootnrun": "Loot N Run"}
+
+
+def _game_summary(app: Any) -> dict[str, Any]:
+    """What the game that has the board is doing, in a line or two."""
+    active = app.hub.active
+    if active != "mummy":
+        other = app.hub.service(active)
+        message = other.view()["board"].get("message") if active == "crypt" else None
+        return {"active_game": active, "title": GAME_TITLES.get(active, active), "message": message}
+    view = app.service.view("table")
     return {
+        "active_game": active,
         "phase": view["phase"],
         "turn_colour": view["turn_colour"],
         "announced": view["announced"],

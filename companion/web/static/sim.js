@@ -31,7 +31,8 @@ async function refresh() {
                             "pointer-events": "none"}, drawn.svg);
   });
   const g = data.game;
-  document.getElementById("turn").textContent = g.winner ? "Game over" :
+  document.getElementById("turn").textContent = g.title ? `The board plays ${g.title}.` :
+    g.winner ? "Game over" :
     (g.turn_colour ? `${g.turn_colour}'s turn (${g.phase.replace("_", " ")})` : "The mummy's turn");
   document.getElementById("message").textContent = g.message || "";
 }
