@@ -21,6 +21,7 @@ from companion.board.render import (
     Frame,
     Geometry,
     render,
+    still,
 )
 from companion.board.scene import Mode, Scene
 
@@ -359,3 +360,52 @@ def test_any_scene_gives_a_valid_frame(
     assert len(colours) == N
     assert all(type(v) is int and 0 <= v <= 255 for c in colours for v in c)
     assert colours == frame(scene, t)
+
+
+scenes = st.builds(
+    Scene,
+    positions=st.just(N),
+    mode=st.sampled_from(list(Mode)),
+    mummy=st.none() | st.integers(0, N - 1),
+    hints=positions,
+    lifted=positions,
+    errors=st.just(frozenset()) | positions,
+    missing=st.just(frozenset()) | positions,
+    unexpected=st.just(frozenset()) | positions,
+    winners=positions,
+    catch_at=st.none() | st.integers(0, N - 1),
+    catch_time=st.floats(0, 10),
+    paint=st.lists(st.tuples(st.integers(0, N - 1), st.just((9, 8, 7))), max_size=5).map(tuple),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(scene=scenes, t=st.floats(0, 20), later=st.lists(st.floats(0, 30), min_size=1, max_size=8))
+def test_a_still_scene_gives_the_same_frame_from_then_on(
+    scene: Scene, t: float, later: list[float]
+) -> None:
+    """The LEDs stop drawing a still scene: no later frame of it may differ."""
+    if still(scene, t):
+        assert all(frame(scene, t + dt) == frame(scene, t) for dt in later)
+
+
+@pytest.mark.parametrize(
+    "scene",
+    [
+        PLAY,
+        Scene(positions=N, errors=HINTS),
+        Scene(positions=N, missing=HINTS),
+        Scene(positions=N, unexpected=HINTS),
+        Scene(positions=N, catch_at=MUMMY, catch_time=1.0),
+        Scene(positions=N, mode=Mode.IDLE),
+        Scene(positions=N, mode=Mode.SEEKERS_WIN, winners=HINTS),
+        Scene(positions=N, hints=HINTS, animated=True),
+    ],
+)
+def test_anything_that_moves_is_not_still(scene: Scene) -> None:
+    assert not still(scene, 1.2)
+
+
+def test_hints_lifted_figures_and_a_finished_catch_are_still() -> None:
+    scene = Scene(positions=N, hints=HINTS, lifted=frozenset({cell("B2")}), catch_at=MUMMY)
+    assert still(scene, 1.0 + CATCH_SECONDS) and still(Scene(positions=N, mode=Mode.OFF), 0.0)

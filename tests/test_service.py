@@ -28,6 +28,7 @@ from companion.games.mummy.simulate import setup_for
 from companion.games.mummy.state import Phase
 from companion.games.mummy.views import visible_events
 from companion.mazes import load_maze
+from companion.service import appliance as appliance_module
 from companion.service.appliance import Appliance, build
 from companion.service.autoplay import play_game
 from companion.service.journal import Journal
@@ -269,6 +270,33 @@ def test_the_leds_show_the_mummy_and_the_lifted_cell(app):
     assert scene.lifted == {home(app, 0)}
     wait_until(lambda: any(app.lights.last_frame[home(app, 0)]))
     assert app.pixels.frames_shown > 0
+
+
+def test_still_leds_are_not_redrawn_but_follow_the_next_change_at_once(app, monkeypatch):
+    """At the start the mummy rests in the sarcophagus: nothing moves, nothing is drawn."""
+    lights, service = app.lights, app.service
+    monkeypatch.setattr(appliance_module, "STILL_RECHECK_S", 60.0)  # only a change wakes them
+    wait_until(lambda: lights.still)
+    app.hub.changed.set()  # the wait under way started with the old recheck time
+    scenes = 0
+    scene = app.hub.scene
+
+    def counting() -> object:
+        nonlocal scenes
+        scenes += 1
+        return scene()
+
+    app.hub.scene = counting  # type: ignore[method-assign]
+    time.sleep(0.5)
+    assert scenes <= 2  # a frame rate would have asked 15 times
+    announce(app)
+    lifted_at = time.perf_counter()
+    app.mock_board.lift(home(app, 0))
+    wait_until(lambda: service.published.judgement.lifted)
+    wait_until(lambda: any(lights.last_frame[home(app, 0)]))
+    # Settle (20 ms) plus a scan and the tracker: no waiting for a frame tick or a recheck.
+    assert lights.last_frame_perf - lifted_at < 1.0
+    assert lights.still  # a lifted figure is steady light
 
 
 def test_a_complete_game_through_the_simulated_board_ends_in_a_win(tmp_path):

@@ -236,6 +236,18 @@ def render(scene: Scene, t: float, geometry: Geometry) -> Frame:
     return tuple(frame)
 
 
+def still(scene: Scene, t: float) -> bool:
+    """True when ``render(scene, t')`` is the same frame for every ``t' >= t``: nothing
+    in the scene moves, so the LEDs need not be drawn again until the scene changes."""
+    if scene.animated or scene.mode not in (Mode.PLAY, Mode.OFF):
+        return False
+    if scene.mode is Mode.OFF:
+        return True
+    if scene.mummy is not None or scene.missing or scene.unexpected or scene.errors:
+        return False
+    return scene.catch_at is None or t - scene.catch_time >= CATCH_SECONDS
+
+
 def _feedback(scene: Scene, t: float, frame: list[RGB]) -> None:
     """Restore-the-board guidance and illegal placements, over everything else."""
     if scene.missing:

@@ -43,3 +43,6 @@ class Scene:
     winners: frozenset[int] = field(default_factory=frozenset)
     #: Optional extra colours by position (e.g. the Loot N Run score track).
     paint: tuple[tuple[int, tuple[int, int, int]], ...] = ()
+    #: The scene itself changes with time (its maker reads a clock, as the score
+    #: track's animations do): the LEDs must ask for it again every frame.
+    animated: bool = False

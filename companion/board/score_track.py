@@ -377,6 +377,7 @@ def track_scene(
             )
             return Scene(positions=geometry.positions, mode=Mode.SEEKERS_WIN, winners=winners)
         paint = track_paint(view, columns, rows, t, pulse_winners=True)
-        return Scene(positions=geometry.positions, mode=Mode.PLAY, paint=paint)
+        return Scene(positions=geometry.positions, mode=Mode.PLAY, paint=paint, animated=True)
     paint = track_paint(view, columns, rows, t, move)
-    return Scene(positions=geometry.positions, mode=Mode.PLAY, paint=paint)
+    # Tokens sharing a space take turns and moves sweep: the track is drawn with a clock.
+    return Scene(positions=geometry.positions, mode=Mode.PLAY, paint=paint, animated=True)

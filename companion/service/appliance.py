@@ -18,7 +18,7 @@ from companion.board.config import BoardConfig
 from companion.board.controls import Buttons, Buzzer
 from companion.board.mock_board import MockBoard, mock_factory
 from companion.board.pixels import LedOutput, open_pixels
-from companion.board.render import Geometry, render
+from companion.board.render import Geometry, render, still
 from companion.board.scene import Scene
 from companion.board.sensors import Sensors
 from companion.board.serial_board import SerialBoard, SimulatedPicoBoard
@@ -38,8 +38,13 @@ from .tracker import BoardMap
 log = logging.getLogger(__name__)
 
 
+#: While nothing moves the LEDs wait for a change, but look again at least this often.
+STILL_RECHECK_S = 1.0
+
+
 class Lights:
-    """Renders the active game's scene to the LEDs at a steady frame rate, in a thread."""
+    """Renders the active game's scene to the LEDs in a thread: at a steady frame rate
+    while anything moves, and only when the scene changes while nothing does."""
 
     def __init__(self, service: GameHub, leds: LedOutput, geometry: Geometry, fps: float = 30):
         self.service = service
@@ -52,6 +57,8 @@ class Lights:
         self.last_frame_at = 0.0
         self.last_frame_perf = 0.0
         self.last_scene: Scene | None = None
+        #: The last frame stays right until the scene changes (see ``render.still``).
+        self.still = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
 
@@ -70,14 +77,22 @@ class Lights:
         self.last_frame_at = time.monotonic()
         self.last_frame_perf = time.perf_counter()
         self.last_scene = scene
+        self.still = still(scene, now)
 
     def _run(self) -> None:
+        changed = self.service.changed
         next_at = time.monotonic()
         while not self._stop.is_set():
+            changed.clear()  # before reading the scene: a change after this wakes us
             try:
                 self.show_once()
             except Exception:
                 log.exception("LED frame failed")
+                self.still = False
+            if self.still:
+                changed.wait(STILL_RECHECK_S)
+                next_at = time.monotonic()
+                continue
             next_at += self.period
             delay = next_at - time.monotonic()
             if delay < 0:
@@ -87,6 +102,7 @@ class Lights:
 
     def close(self) -> None:
         self._stop.set()
+        self.service.changed.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
         self.leds.off()

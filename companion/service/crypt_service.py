@@ -508,9 +508,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
         published = self._snapshot(self._published.version + 1, events)
         command = published.judgement.command
         self._hold_placement(command)
-        with self._changed:
-            self._published = published
-            self._changed.notify_all()
+        self._set_published(published)
         if self._computer_may_move():
             if self._computer_at is None:
                 self._computer_at = self.clock() + self.computer_delay_s

@@ -43,6 +43,13 @@ class GameHub:
         self._active = active
         self._lock = threading.Lock()
         self._occupied: set[int] = set()
+        #: Set whenever the scene may have changed: a game published, or another game
+        #: took the board.  The LEDs wait on it while nothing moves.
+        self.changed = threading.Event()
+        for service in self.services.values():
+            listen = getattr(service, "on_publish", None)
+            if listen is not None:
+                listen(self.changed.set)
 
     @property
     def active(self) -> str:
@@ -57,6 +64,7 @@ class GameHub:
                 return
             self._active = kind
             occupied = frozenset(self._occupied)
+        self.changed.set()
         log.info("the board now plays %s", kind)
         self.services[kind].set_occupied(occupied)
 

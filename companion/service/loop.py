@@ -59,6 +59,7 @@ class GameLoop(Closing, Generic[P]):
         #: Set when the service shuts down: live streams end.
         self.closing = False
         self._published = published
+        self._listeners: list[Callable[[], None]] = []
 
     # -- requests (any thread) ---------------------------------------------------------
 
@@ -107,10 +108,16 @@ class GameLoop(Closing, Generic[P]):
     def _version(published: Any) -> int:
         return int(published.version)
 
+    def on_publish(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after every new published moment (from the loop's thread)."""
+        self._listeners.append(listener)
+
     def _set_published(self, published: P) -> None:
         with self._changed:
             self._published = published
             self._changed.notify_all()
+        for listener in self._listeners:
+            listener()
 
     # -- the loop (its own thread) -------------------------------------------------------
 
