@@ -457,18 +457,28 @@ def bench_service(quick: bool) -> list[Figure]:
     )
     if done.returncode != 0:
         raise RuntimeError(f"the idle worker failed:\n{done.stderr[-2000:]}")
-    total, floor, rates = done.stdout.split()[-3:]
+    total, animating, floor, rates = done.stdout.split()[-4:]
     figures.append(
         Figure(
             "service.idle_cpu_in_process",
             float(total),
             "% of one core",
             float(floor),
-            "bare threads waking as often",
+            "a bare thread waking as often as the scan",
             note=(
-                f"the appliance in one process, idle; the reference wakes threads at {rates} "
-                "and does nothing else: what waking alone costs on this machine"
+                f"the appliance in one process, idle, its LEDs still; the reference wakes a "
+                f"thread {rates} times a second and does nothing else: what waking alone "
+                "costs here"
             ),
+        )
+    )
+    figures.append(
+        Figure(
+            "service.idle_cpu_animating",
+            float(animating),
+            "% of one core",
+            note="the same with a figure off its slot: the LEDs blink at 30 frames a second, "
+            "as they do for the mummy's breath during a game",
         )
     )
     done = subprocess.run(
@@ -493,13 +503,14 @@ def bench_service(quick: bool) -> list[Figure]:
 
 
 def _idle_worker(seconds: float) -> None:
-    """The appliance in mock mode with its web server, idle, then bare threads waking at
-    its scan and frame rates: prints both CPU shares and the rates."""
+    """The appliance in mock mode with its web server, idle (LEDs still, then blinking),
+    then a bare thread waking at the scan rate: prints the three CPU shares and the rate."""
     import resource
 
     import waitress
 
     from companion.board.config import default_config
+    from companion.board.mock_board import MockBoard
     from companion.mazes import load_maze
     from companion.service.appliance import build
     from companion.web import create_app
@@ -520,7 +531,11 @@ def _idle_worker(seconds: float) -> None:
         threading.Thread(target=server.run, daemon=True).start()
         time.sleep(1.0)
         total = cpu_share(lambda: time.sleep(seconds))
-        fps = 1.0 / app.lights.period
+        board = app.mock_board
+        assert isinstance(board, MockBoard)
+        board.lift(min(board.occupied))  # "put it back" blinks
+        time.sleep(0.5)
+        animating = cpu_share(lambda: time.sleep(seconds))
         app.service.close()
         server.close()
         app.close()
@@ -533,14 +548,12 @@ def _idle_worker(seconds: float) -> None:
             next_at += 1.0 / hz
             stop.wait(max(0.0, next_at - time.monotonic()))
 
-    wakers = [threading.Thread(target=wake, args=(hz,)) for hz in (config.sensors.scan_hz, fps)]
-    for thread in wakers:
-        thread.start()
+    waker = threading.Thread(target=wake, args=(config.sensors.scan_hz,))
+    waker.start()
     floor = cpu_share(lambda: time.sleep(seconds))
     stop.set()
-    for thread in wakers:
-        thread.join()
-    print(total, floor, f"{config.sensors.scan_hz:g}+{fps:g}/s")
+    waker.join()
+    print(total, animating, floor, f"{config.sensors.scan_hz:g}")
 
 
 def _rss_worker() -> None:

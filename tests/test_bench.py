@@ -31,6 +31,7 @@ EXPECTED = {
     "service.startup_to_first_page": False,
     "service.idle_cpu": True,
     "service.idle_cpu_in_process": True,
+    "service.idle_cpu_animating": False,
     "service.rss_after_game": True,
     "web.bytes.sim": False,
 }
