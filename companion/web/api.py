@@ -353,21 +353,15 @@ def _check_hand(table: Table, cards: list[str]) -> list[str]:
 
 
 def _send_back_clashing_hands(table: Table) -> None:
-    """Every seeker is in: the seekers whose hands share a card enter theirs again.
+    """Every seeker is in: if two hands share a card, every seeker enters theirs again.
 
-    Each of them is told only that one of their cards clashes, not which one or with
-    whom, so nobody learns another seeker's card.
+    All of them, and all told the same, so that nobody learns which card clashed or
+    whose hands did (sending back only those two would show it to everyone).
     """
-    seen: dict[str, str] = {}
-    clashing: set[str] = set()
-    for seat in sorted(table.hands):
-        for card in table.hands[seat]:
-            if card in seen:
-                clashing |= {seat, seen[card]}
-            seen.setdefault(card, seat)
-    for seat in sorted(clashing):
-        del table.hands[seat]
-        table.recheck.append(seat)
+    cards = [card for hand in table.hands.values() for card in hand]
+    if len(set(cards)) != len(cards):
+        table.recheck = sorted(table.hands)
+        table.hands = {}
 
 
 def _start_dealt_game(table: Table) -> None:

@@ -167,8 +167,8 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
             payload["guidance"] = "Your cards are in. " + payload["guidance"]
         elif seat in table.recheck:
             payload["guidance"] = (
-                "One of your cards was entered by another seeker too: "
-                "check the cards you drew and send them again."
+                "Two seekers entered the same card: everyone checks the cards they "
+                "drew and sends them again."
             )
         else:
             one = "one card" if state.setup.cards_per_colour == 1 else "two cards"
