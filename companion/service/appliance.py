@@ -84,6 +84,8 @@ class Lights:
         next_at = time.monotonic()
         while not self._stop.is_set():
             changed.clear()  # before reading the scene: a change after this wakes us
+            if self._stop.is_set():  # close() may have set both just before the clear
+                break
             try:
                 self.show_once()
             except Exception:
