@@ -177,8 +177,13 @@ def test_a_page_whose_game_lost_the_board_shows_nothing_to_put_right(client, app
     wait_until(lambda: client.get("/crypt/api/state").get_json()["board"]["unexpected"])
     view = client.post("/crypt/api/board", json={"game": "mummy"}).get_json()
     board = view["board"]
-    assert board["plays_crypt"] is False and board["message"] is None
+    assert board["plays_crypt"] is False
+    assert board["message"].startswith("The board plays the mummy maze: tap")
     assert board["unexpected"] == board["missing"] == board["lifted"] == board["errors"] == []
+    response = client.post("/crypt/api/command", json={"kind": "place_cube", "square": "c3"})
+    assert response.status_code == 409
+    assert "Play the crypt on the board" in response.get_json()["error"]
+    assert client.get("/crypt/api/state").get_json()["ply"] == 0
     board = client.post("/crypt/api/board", json={"game": "crypt"}).get_json()["board"]
     assert board["plays_crypt"] is True and board["unexpected"] and board["message"]
 

@@ -92,10 +92,30 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
     if not board["plays_crypt"]:
         # Another game has the board: what the crypt last saw of it is stale.
         view["board"].update(
-            message=None, lifted=[], errors=[], hints=[], missing=[], unexpected=[], touch=None
+            message=_elsewhere(board["active_game"]),
+            lifted=[],
+            errors=[],
+            hints=[],
+            missing=[],
+            unexpected=[],
+            touch=None,
         )
     view["board"].update(board)
     return view
+
+
+#: The other games, as the crypt page names them.
+GAME_NAMES = {"mummy": "the mummy maze", "lootnrun": "Loot N Run"}
+
+
+def _elsewhere(active: str | None) -> str:
+    """What to do while another game (or none) has the board."""
+    if active is None:
+        return "No board is connected."
+    return (
+        f"The board plays {GAME_NAMES.get(active, active)}: "
+        "tap “Play the crypt on the board” to go on."
+    )
 
 
 def _give_board_to(service: CryptService, game: str) -> None:
@@ -148,6 +168,9 @@ def command() -> ResponseReturnValue:
         parsed = parse_command(_json_body())
     except ValueError as exc:
         return _bad(str(exc))
+    active = _board_state()["active_game"]
+    if active != "crypt":
+        return _refused(_elsewhere(active))
     try:
         service.submit(parsed)
     except (RuleError, ServiceError) as exc:
