@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero import Device
 from gpiozero.exc import DeviceClosed, GPIOPinInUse
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockSPIDevice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,8 +55,10 @@ def test_the_bus_pins_get_hardware_spi_and_other_pins_are_bit_banged(
 
 
 @settings(max_examples=60, deadline=None)
-@given(chips=st.integers(1, 20), data=st.data())
-def test_hardware_and_bit_banged_reads_agree(chips: int, data: st.DataObject) -> None:
+@given(chips=st.integers(1, 20), lsb_first=st.booleans(), data=st.data())
+def test_hardware_and_bit_banged_reads_agree(
+    chips: int, lsb_first: bool, data: st.DataObject
+) -> None:
     """Whatever the switches show, both buses read the same number from the chips."""
     values = data.draw(st.lists(st.integers(0, (1 << 8 * chips) - 1), min_size=1, max_size=4))
     hardware, software = mock_factory(default_config()), MockFactory()
@@ -66,9 +68,11 @@ def test_hardware_and_bit_banged_reads_agree(chips: int, data: st.DataObject) ->
         with fast_mock, fast, slow_mock, slow:
             assert isinstance(fast.spi, MockHardwareSPI)
             assert not isinstance(slow.spi, MockHardwareSPI)
+            fast.spi.lsb_first = slow.spi.lsb_first = lsb_first
             for value in values:
                 fast_mock.inputs = slow_mock.inputs = value
-                assert fast.read() == slow.read() == value
+                assert fast.read() == slow.read()
+                assert lsb_first or fast.read() == value
                 # Raw transfers without a load pulse shift the register on in both.
                 assert fast.spi.read(chips + 1) == slow.spi.read(chips + 1)
                 assert fast_mock.register == slow_mock.register
@@ -116,6 +120,17 @@ def test_nothing_on_the_select_line_reads_the_idle_miso_level(factory: MockFacto
         assert spi.read(2) == [0xFF, 0xFF]
     finally:
         spi.close()
+
+
+def test_a_device_that_only_knows_the_bit_banged_bus_is_refused(factory: MockFactory) -> None:
+    device = MockSPIDevice(11, miso_pin=9, select_pin=8, pin_factory=factory)
+    spi = factory.spi(clock_pin=11, miso_pin=9, select_pin=8)
+    try:
+        with pytest.raises(TypeError, match="MockSPIDevice on the select line"):
+            spi.read(1)
+    finally:
+        spi.close()
+        device.close()
 
 
 def test_the_bus_is_reserved_until_closed(factory: MockFactory) -> None:

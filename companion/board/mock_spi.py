@@ -6,8 +6,12 @@ call per transfer, the clock made by the SPI block.  ``MockFactory`` always
 bit-bangs instead, which costs a Python call per clock edge; at 200 scans a second
 of 152 inputs that alone kept a laptop core a quarter busy in mock mode.
 ``MockHardwareSPI`` takes the Pi's path on mock pins: the transfer goes in one call
-to the simulated device on that chip select (its ``spi_burst(bits)``), and a select
-line with nothing behind it reads whatever MISO shows.
+to the simulated device on that chip select (its ``spi_burst(bits, clock_mode)``), and
+a select line with nothing behind it reads whatever MISO shows.  Shared buses keep
+gpiozero's software SPI.  One known difference from the bit-banged bus: gpiozero's
+software SPI moves the clock to a new idle level only at the next transfer, so its
+first read after a mode change between CPOL 0 and 1 can be off by a bit; a hardware
+bus (and this one) is not.
 """
 
 from __future__ import annotations
@@ -78,10 +82,15 @@ class MockHardwareSPI(SPI):  # type: ignore[misc]
         width = self._bits_per_word
         count = len(data) * width
         device = getattr(self._select, "spi_device", None)
-        if device is not None and hasattr(device, "spi_burst"):
+        if device is None:
+            stream = (1 << count) - 1 if self._miso is not None and self._miso.state else 0
+        elif hasattr(device, "spi_burst"):
             stream = device.spi_burst(count, self._mode)
         else:
-            stream = (1 << count) - 1 if self._miso is not None and self._miso.state else 0
+            raise TypeError(
+                f"{type(device).__name__} on the select line answers only the bit-banged bus "
+                "(it has no spi_burst)"
+            )
         mask = (1 << width) - 1
         words = [(stream >> (count - width * (i + 1))) & mask for i in range(len(data))]
         if self._lsb_first:
