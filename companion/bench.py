@@ -546,7 +546,7 @@ def _idle_worker(seconds: float) -> None:
         next_at = time.monotonic()
         while not stop.is_set():
             next_at += 1.0 / hz
-            stop.wait(max(0.0, next_at - time.monotonic()))
+            time.sleep(max(0.0, next_at - time.monotonic()))  # as the scan thread sleeps
 
     waker = threading.Thread(target=wake, args=(config.sensors.scan_hz,))
     waker.start()
