@@ -83,7 +83,7 @@ def test_a_game_against_the_computer_on_a_phone(served, tmp_path):
             page.wait_for_selector("#computer-move:not([hidden])")
             assert page.inner_text("#computer-move").startswith("Computer: Blue put one of Red")
             assert crypt(appliance).published.state.ply == 2
-            assert page.locator(".sq .cube").count() == 2
+            page.wait_for_function("document.querySelectorAll('.sq .cube').length === 2")
             assert page.inner_text("#turn").startswith("Red to play")
 
             page.click(".sq[data-square=a1]")  # a green corner: refused with the reason

@@ -123,7 +123,8 @@ def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
     for treasure in ("1", "3", "3"):
         anna.click(f".pad button[data-type='{treasure}']")
     anna.wait_for_function("document.querySelector('#preview-points').textContent === '7'")
-    assert anna.locator(".card .sym.doubled").count() == 2  # both cups: doubled
+    # Both cups: doubled (waited for, as the page may still be drawing the preview).
+    anna.wait_for_function("document.querySelectorAll('.card .sym.doubled').length === 2")
     assert "doubled" in anna.inner_text(".breakdown li.doubled")
     assert anna.inner_text("#sheet-confirm") == "Run: 7 points"
     assert small_targets(anna) == []
@@ -132,6 +133,9 @@ def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
     anna.click("#sheet-confirm")
     anna.wait_for_selector("#sheet", state="hidden")
     anna.wait_for_function("document.querySelector('#players li .score').textContent === '7'")
+    anna.wait_for_function(
+        "(document.querySelector('#history-list li') || {}).textContent?.includes('Anna ran')"
+    )
     first = anna.locator("#history-list li").first.inner_text()
     assert "Anna ran with 2 cards: 7 points (cup doubled)." in first
     assert "+7 Anna" in first
@@ -139,11 +143,14 @@ def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
 
     # The other phone saw it without reloading.
     table.wait_for_function("document.querySelector('#players li .score').textContent === '7'")
+    table.wait_for_function(
+        "(document.querySelector('#history-list li') || {}).textContent?.includes('Anna ran')"
+    )
     assert "Anna ran with 2 cards" in table.locator("#history-list li").first.inner_text()
 
     # The chart has Anna's line; the LEDs show her token on space 7 of the track.
     anna.click("#tab-chart")
-    assert anna.locator("#chart polyline.series").count() == 3
+    anna.wait_for_function("document.querySelectorAll('#chart polyline.series').length === 3")
     red_on_seven = track_path(12, 12, 35)[7]
     wait_until(lambda: appliance.lights.last_frame[red_on_seven] == (255, 0, 0), timeout=5)
     anna.click("#tab-list")
