@@ -48,7 +48,10 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
         yield f"http://127.0.0.1:{wsgi.effective_port}", appliance
     finally:
         appliance.service.closing = True  # as ``companion run`` does: live streams end
-        wsgi.close()
+        # Closed in the server's own thread: closing its sockets under a select() running
+        # in that thread fails there with EBADF.
+        wsgi.trigger.pull_trigger(wsgi.close)
+        thread.join(timeout=5)
         appliance.close()
 
 
