@@ -9,7 +9,8 @@ in them, so a game is fully rebuilt by replaying its commands (:func:`replay`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+
+from companion.games.tuples import replace_at
 
 from .board import (
     CORNER_SQUARES,
@@ -48,7 +49,6 @@ from .state import (
     State,
 )
 
-T = TypeVar("T")
 Events = list[Event]
 
 
@@ -161,8 +161,8 @@ def _place_cube(state: State, command: Command, events: Events) -> State:
     left = state.in_hand[owner] - 1
     events.append(CubePlaced(placer, owner, sq, left))
     state = state.evolve(
-        cubes=_set(state.cubes, owner, state.cubes[owner] | bit(sq)),
-        in_hand=_set(state.in_hand, owner, left),
+        cubes=replace_at(state.cubes, owner, state.cubes[owner] | bit(sq)),
+        in_hand=replace_at(state.in_hand, owner, left),
     )
     if not any(state.in_hand):
         return _begin_turn(state, state.setup.next_player(placer), Phase.PLACING_MEEPLES, events)
@@ -186,7 +186,7 @@ def _place_meeple(state: State, command: Command, events: Events) -> State:
         )
     player = state.to_move
     events.append(MeeplePlaced(player, sq))
-    state = state.evolve(meeples=_set(state.meeples, player, sq))
+    state = state.evolve(meeples=replace_at(state.meeples, player, sq))
     nxt = state.setup.next_player(player)
     if all(m != OFF_BOARD for m in state.meeples):
         return _begin_turn(state, nxt, Phase.MOVING, events)
@@ -206,15 +206,15 @@ def _move(state: State, command: Command, events: Events) -> State:
         raise RuleError(why_not_move(state, to))
     start = state.meeples[player]
     events.append(MeepleMoved(player, start, to))
-    state = state.evolve(meeples=_set(state.meeples, player, to), passes_in_row=0)
+    state = state.evolve(meeples=replace_at(state.meeples, player, to), passes_in_row=0)
     progress = False
     b = bit(to)
     if state.cubes[player] & b:
         own = state.cubes[player] & ~b
         collected = state.collected[player] + 1
         state = state.evolve(
-            cubes=_set(state.cubes, player, own),
-            collected=_set(state.collected, player, collected),
+            cubes=replace_at(state.cubes, player, own),
+            collected=replace_at(state.collected, player, collected),
         )
         events.append(CubeCollected(player, to, own.bit_count()))
         progress = True
@@ -222,7 +222,7 @@ def _move(state: State, command: Command, events: Events) -> State:
         locks = state.locks & ~b
         state = state.evolve(
             locks=locks,
-            locks_taken=_set(state.locks_taken, player, state.locks_taken[player] + 1),
+            locks_taken=replace_at(state.locks_taken, player, state.locks_taken[player] + 1),
         )
         events.append(LockRemoved(player, to, locks.bit_count()))
         progress = True
@@ -348,10 +348,6 @@ _PHASE_WORDS = {
 
 def _not_now(state: State, action: str) -> str:
     return f"You cannot {action} now: {_PHASE_WORDS[state.phase]}."
-
-
-def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {

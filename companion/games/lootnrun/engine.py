@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
+
+from companion.games.tuples import replace_at
 
 from .cards import Card, Guardian, card_problem
 from .commands import (
@@ -72,7 +74,6 @@ __all__ = [
     "replay",
 ]
 
-T = TypeVar("T")
 Events = list[Event]
 #: Cards the Werewolf benefit draws: one from each of the two piles.
 WEREWOLF_DRAW = 2
@@ -217,7 +218,7 @@ def _loot(state: State, command: Command, events: Events) -> tuple[State, Histor
     cards = state.hands[me] + 1
     events.append(Looted(me, cards))
     entry = _entry(state, me, Action.LOOT, cards_after=cards)
-    state = state.evolve(hands=_set(state.hands, me, cards))
+    state = state.evolve(hands=replace_at(state.hands, me, cards))
     return _end_turn(state, events, extra=False), entry
 
 
@@ -235,7 +236,7 @@ def _run(state: State, command: Command, events: Events) -> tuple[State, History
     _check_cards(command.cards, f"{name}'s")
     _recount(state, me, len(command.cards), events)
     run = run_score(command.cards)
-    state = state.evolve(hands=_set(state.hands, me, 0))
+    state = state.evolve(hands=replace_at(state.hands, me, 0))
     state = _move_token(state, me, run.points)
     events.append(Ran(me, run, state.scores[me]))
     state = _check_target(state, me, events)
@@ -274,7 +275,7 @@ def _awaken(state: State, command: Command, events: Events) -> tuple[State, Hist
     _recount(state, target, len(command.cards), events)
     outcome = awaken_outcome(command.cards)
     events.append(Awakened(me, target, outcome.amulets, outcome.guardians, outcome.escaped))
-    state = state.evolve(hands=_set(state.hands, target, 0))
+    state = state.evolve(hands=replace_at(state.hands, target, 0))
     entry = _entry(
         state,
         me,
@@ -346,7 +347,7 @@ def _werewolf_keep(state: State, command: Command, events: Events) -> tuple[Stat
         )
     cards = state.hands[me] + kept
     events.append(CardsKept(me, kept, cards))
-    state = state.evolve(hands=_set(state.hands, me, cards))
+    state = state.evolve(hands=replace_at(state.hands, me, cards))
     entry = _entry(state, me, Action.WEREWOLF_KEEP, kept=kept, cards_after=cards)
     frank = state.extra_turn_owed
     if frank:
@@ -373,7 +374,7 @@ def _correction(state: State, command: Command, events: Events) -> tuple[State, 
     if state.scores[player] + points < 0:
         raise RuleError(f"{name} has {state.scores[player]} points: the token cannot go below 0.")
     if cards is not None:
-        state = state.evolve(hands=_set(state.hands, player, cards))
+        state = state.evolve(hands=replace_at(state.hands, player, cards))
     phase_before = state.phase
     state = _move_token(state, player, points)
     events.append(Corrected(player, points, command.reason.strip(), state.scores[player], cards))
@@ -407,7 +408,7 @@ def _final_reveal(state: State, command: Command, events: Events) -> tuple[State
     _recount(state, player, len(command.cards), events)
     run = run_score(command.cards)
     state = state.evolve(
-        hands=_set(state.hands, player, 0), revealed=_set(state.revealed, player, True)
+        hands=replace_at(state.hands, player, 0), revealed=replace_at(state.revealed, player, True)
     )
     state = _move_token(state, player, run.points)
     events.append(Revealed(player, run, state.scores[player]))
@@ -469,7 +470,7 @@ def _recount(state: State, player: int, revealed: int, events: Events) -> None:
 
 
 def _move_token(state: State, player: int, points: int) -> State:
-    return state.evolve(scores=_set(state.scores, player, state.scores[player] + points))
+    return state.evolve(scores=replace_at(state.scores, player, state.scores[player] + points))
 
 
 def _check_target(state: State, player: int, events: Events) -> State:
@@ -530,10 +531,6 @@ def _not_now(state: State) -> str:
     words = _PHASE_WORDS.get(state.phase, "it is {name}'s turn")
     text = words.format(name=state.name(state.current))
     return f"Not now: {text}."
-
-
-def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 _HANDLERS: dict[type[Command], Handler] = {

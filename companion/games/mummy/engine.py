@@ -8,7 +8,8 @@ player understands; the state passed in is never changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+
+from companion.games.tuples import replace_at
 
 from .commands import (
     Announce,
@@ -62,8 +63,6 @@ from .state import (
     State,
     Winner,
 )
-
-T = TypeVar("T")
 
 
 class RuleError(ValueError):
@@ -256,7 +255,7 @@ def _move(state: State, command: Command, events: Events) -> State:
     ):
         raise RuleError(why_not(state, figure, state.announced, to))
     events.append(FigureMoved(figure, state.positions[figure], to))
-    positions = _set(state.positions, figure, to)
+    positions = replace_at(state.positions, figure, to)
     # Always wait for "play a card" or "end turn", card or not: ending the turn at once
     # would tell the mummy that the figure is not on a treasure of its cards.
     return state.evolve(
@@ -276,7 +275,7 @@ def _play_card(state: State, command: Command, events: Events) -> State:
     played = (*state.played[seeker], treasure)
     events.append(CardPlayed(state.figure, seeker, treasure, len(hand)))
     state = state.evolve(
-        hands=_set(state.hands, seeker, hand), played=_set(state.played, seeker, played)
+        hands=replace_at(state.hands, seeker, hand), played=replace_at(state.played, seeker, played)
     )
     if not hand:
         return _win(state, Winner(seeker, "played their last card"), events)
@@ -444,7 +443,7 @@ def _catch(state: State, figure: int, events: Events) -> State:
     ankhs_left = state.ankhs[seeker] - 1
     mummy_ankhs = state.mummy_ankhs + 1
     events.append(SeekerCaught(figure, seeker, state.mummy, ankhs_left))
-    positions = _set(state.positions, figure, state.maze.sarcophagus_node)
+    positions = replace_at(state.positions, figure, state.maze.sarcophagus_node)
     if ankhs_left == 0:
         events.append(SeekerOut(seeker))
         positions = tuple(
@@ -452,7 +451,7 @@ def _catch(state: State, figure: int, events: Events) -> State:
         )
     state = state.evolve(
         positions=positions,
-        ankhs=_set(state.ankhs, seeker, ankhs_left),
+        ankhs=replace_at(state.ankhs, seeker, ankhs_left),
         mummy_ankhs=mummy_ankhs,
     )
     if mummy_ankhs >= setup.win_ankhs:
@@ -480,10 +479,6 @@ _PHASE_WORDS = {
 
 def _not_now(state: State, action: str) -> str:
     return f"You cannot {action} now: {_PHASE_WORDS[state.phase]}."
-
-
-def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {
