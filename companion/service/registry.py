@@ -16,6 +16,9 @@ GAME_MODULES = {
     "crypt": "companion.service.crypt_service",
 }
 
+#: Every game the board can play, as the pages name it in a sentence.
+GAME_NAMES = {"mummy": "the mummy maze", "lootnrun": "Loot N Run", "crypt": "Into the Crypt"}
+
 
 def game_factories() -> dict[str, Callable[..., Any]]:
     factories = {}

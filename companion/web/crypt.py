@@ -48,6 +48,7 @@ from companion.games.crypt.commands import parse_command
 from companion.games.crypt.engine import RuleError
 from companion.service.crypt_service import CryptPublished, CryptService
 from companion.service.loop import ServiceError
+from companion.service.registry import GAME_NAMES
 
 from .context import hub
 
@@ -102,10 +103,6 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
         )
     view["board"].update(board)
     return view
-
-
-#: The other games, as the crypt page names them.
-GAME_NAMES = {"mummy": "the mummy maze", "lootnrun": "Loot N Run"}
 
 
 def _elsewhere(active: str | None) -> str:

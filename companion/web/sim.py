@@ -8,6 +8,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from companion.games.mummy.views import maze_view
+from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
 from .stream import event_stream
@@ -78,17 +79,13 @@ def toggle() -> ResponseReturnValue:
     return jsonify({"magnets": sorted(board.occupied)})
 
 
-#: How the simulator names the games that are not the mummy maze.
-GAME_TITLES = {"crypt": "Into the Crypt", "lootnrun": "Loot N Run"}
-
-
 def _game_summary(app: Any) -> dict[str, Any]:
     """What the game that has the board is doing, in a line or two."""
     active = app.hub.active
     if active != "mummy":
         other = app.hub.service(active)
         message = other.view()["board"].get("message") if active == "crypt" else None
-        return {"active_game": active, "title": GAME_TITLES.get(active, active), "message": message}
+        return {"active_game": active, "title": GAME_NAMES.get(active, active), "message": message}
     view = app.service.view("table")
     return {
         "active_game": active,
