@@ -13,8 +13,8 @@ from companion.games.mummy.simulate import setup_for
 from companion.mazes import load_maze
 from companion.service.journal import Journal
 from companion.service.loop import ServiceError
-from companion.service.service import Service
-from companion.service.tracker import BoardMap
+from companion.service.mummy_service import Service
+from companion.service.mummy_tracker import BoardMap
 
 RED = ("B4", "F4", "J4", "A1", "A11")
 BLUE = ("D5", "H5", "L5", "C2", "L11")

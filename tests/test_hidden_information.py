@@ -31,8 +31,8 @@ from companion.games.mummy.views import visible_events
 from companion.mazes import load_maze
 from companion.service.journal import Journal
 from companion.service.loop import ServiceError
-from companion.service.service import Published, Service
-from companion.service.tracker import BoardMap
+from companion.service.mummy_service import Published, Service
+from companion.service.mummy_tracker import BoardMap
 from companion.web import create_app
 from companion.web.payloads import mummy_payload
 

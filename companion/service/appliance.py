@@ -27,13 +27,13 @@ from companion.games.mummy.commands import EndTurn, Roll
 from companion.games.mummy.events import GameWon, SeekerCaught
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.state import Phase
+from companion.table.hub import GameHub, GameService
 
-from .hub import GameHub, GameService
 from .journal import Journal
 from .loop import ServiceError
+from .mummy_service import Service
+from .mummy_tracker import BoardMap
 from .registry import game_factories
-from .service import Service
-from .tracker import BoardMap
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ Into the Crypt is played on the central 8x8 cells of the 12x12 maze board (an ov
 sheet covers the maze; ``board.maze_cell`` maps a square to its cell).  Only the
 meeples are magnetic figures; the cubes and the locks are shown by the LEDs, so the
 sensors are expected to see exactly one magnet per meeple that is on the board and
-nothing anywhere else.  Like the mummy game's tracker (``tracker.py``) this is a pure
+nothing anywhere else.  Like the mummy game's tracker (``mummy_tracker.py``) this is a pure
 function of the game state and the occupancy, plus one remembered square (below):
 
 * **Placing cubes**: the player to move may tap a square on the phone, or *touch* it

@@ -1,7 +1,7 @@
 """The games besides the mummy maze that the appliance runs, found by module name.
 
 Each module names a factory ``make_service(*, journal, config, quiet_s) -> GameService``
-(see ``hub.GameService``); a game whose module is not installed is simply absent.
+(see ``companion.table.hub.GameService``); a game whose module is not installed is simply absent.
 """
 
 from __future__ import annotations

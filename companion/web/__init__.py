@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from companion.service.service import Service
+from companion.service.mummy_service import Service
 
 #: Areas of the site in modules of their own; each has ``init_app(app)``.
 OPTIONAL_AREAS = (

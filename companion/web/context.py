@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import current_app
 
-from companion.service.service import Service
+from companion.service.mummy_service import Service
 
 
 def service() -> Service:

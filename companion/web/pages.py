@@ -19,12 +19,12 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from companion.service.runner import addresses
+from companion.table.seats import Seats
 
-from . import api
-from .api import current_seat, host_status, is_host, seat_name, seats
+from . import mummy_api
 from .context import service
+from .mummy_api import current_seat, host_status, is_host, seat_name, seats
 from .payloads import seeker_names
-from .roles import Seats
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def init_app(app: Flask) -> None:
         svc.physical_dice = store.table.options.dice == "physical"
     app.extensions["companion.seats"] = store
     app.register_blueprint(bp)
-    app.register_blueprint(api.bp)
+    app.register_blueprint(mummy_api.bp)
     log.info(
         "host PIN %s: the first device to open the companion becomes the host; "
         "another one needs this PIN",

@@ -40,9 +40,8 @@ from companion.games.mummy.views import (
     table_view,
     visible_events,
 )
-from companion.service.service import Published
-
-from .roles import Table
+from companion.service.mummy_service import Published
+from companion.table.seats import Table
 
 Payload = dict[str, Any]
 

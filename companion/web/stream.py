@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Response, stream_with_context
 
-from companion.service.service import Service
+from companion.service.mummy_service import Service
 
 #: A comment line keeps proxies and phones from closing an idle stream.
 KEEPALIVE_S = 15.0

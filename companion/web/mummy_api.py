@@ -21,11 +21,11 @@ from companion.games.mummy.engine import RuleError
 from companion.games.mummy.maze import Colour
 from companion.games.mummy.record import command_from_json
 from companion.service.loop import ServiceError
-from companion.service.service import Published
+from companion.service.mummy_service import Published
+from companion.table.seats import Seats, Table, TableOptions, check_colours
 
 from .context import service
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
-from .roles import Seats, Table, TableOptions, check_colours
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
 

@@ -24,10 +24,10 @@ from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 
-from .game import KIND, RunningGame, make_game_setup
 from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
-from .tracker import BoardMap, Judgement, judge
+from .mummy_game import KIND, RunningGame, make_game_setup
+from .mummy_tracker import BoardMap, Judgement, judge
 
 log = logging.getLogger(__name__)
 

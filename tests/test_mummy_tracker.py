@@ -8,7 +8,7 @@ from companion.games.mummy.commands import Announce, Move, Roll
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.simulate import setup_for
-from companion.service.tracker import BoardMap, judge
+from companion.service.mummy_tracker import BoardMap, judge
 
 FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)
 
