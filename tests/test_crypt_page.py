@@ -9,7 +9,7 @@ import pytest
 
 from companion.service.appliance import Appliance
 from companion.web import create_app
-from tests.test_crypt_service import crypt, give_board_to_crypt, ply, start, wait_until
+from tests.test_crypt_service import at, crypt, give_board_to_crypt, ply, start, wait_until
 
 
 @pytest.fixture
@@ -21,8 +21,11 @@ def appliance(tmp_path) -> Iterator[Appliance]:
 
 @pytest.fixture
 def client(appliance):
+    """The host's device (the first to open the companion): every door opens for it."""
     app = create_app(appliance.service, secret_key=b"k" * 32, appliance=appliance, testing=True)
-    return app.test_client()
+    host = app.test_client()
+    assert host.get("/").location == "/host"
+    return host
 
 
 def new_game(client, **options):
@@ -100,7 +103,9 @@ def test_refused_commands_say_why(client, appliance, body, status, words):
 
 
 def test_commands_wait_for_the_board_to_be_put_right(client, appliance):
-    new_game(client)  # the maze game's figures still stand on the camp pads
+    new_game(client)
+    appliance.mock_board.place(at("a1"))  # two magnets: neither a touch nor a meeple
+    appliance.mock_board.place(at("h8"))
     wait_until(lambda: not crypt(appliance).published.judgement.matches)
     response = client.post("/crypt/api/command", json={"kind": "place_cube", "square": "c3"})
     assert response.status_code == 409
@@ -166,7 +171,9 @@ def test_the_stream_sends_the_view_at_once(client):
 
 def test_without_an_appliance_the_crypt_is_unavailable(appliance):
     app = create_app(appliance.service, secret_key=b"k" * 32, testing=True)
-    response = app.test_client().get("/crypt/api/state")
+    host = app.test_client()
+    host.get("/")
+    response = host.get("/crypt/api/state")
     assert response.status_code == 503
     assert response.get_json()["error"] == "Into the Crypt is not running on this companion."
 
@@ -174,18 +181,22 @@ def test_without_an_appliance_the_crypt_is_unavailable(appliance):
 def test_a_page_whose_game_lost_the_board_shows_nothing_to_put_right(client, appliance):
     """The maze's figures on the board are the crypt's business only while it plays."""
     view = new_game(client)
+    appliance.mock_board.place(at("a1"))
+    appliance.mock_board.place(at("h8"))
     wait_until(lambda: client.get("/crypt/api/state").get_json()["board"]["unexpected"])
     view = client.post("/crypt/api/board", json={"game": "mummy"}).get_json()
     board = view["board"]
     assert board["plays_crypt"] is False
-    assert board["message"].startswith("The board plays the mummy maze: tap")
+    assert board["message"].startswith("The board plays the mummy maze: the host gives")
     assert board["unexpected"] == board["missing"] == board["lifted"] == board["errors"] == []
     response = client.post("/crypt/api/command", json={"kind": "place_cube", "square": "c3"})
     assert response.status_code == 409
-    assert "Play the crypt on the board" in response.get_json()["error"]
+    assert "host page" in response.get_json()["error"]
     assert client.get("/crypt/api/state").get_json()["ply"] == 0
     board = client.post("/crypt/api/board", json={"game": "crypt"}).get_json()["board"]
-    assert board["plays_crypt"] is True and board["unexpected"] and board["message"]
+    # The maze had the board: whatever stood then is off the crypt's board, unnamed.
+    assert board["plays_crypt"] is True and board["unexpected"] == []
+    assert board["off_board"] == 6 and "6 figures stand off the crypt board" in board["message"]
 
 
 def test_the_simulator_says_which_game_has_the_board(client, appliance):

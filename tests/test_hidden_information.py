@@ -9,19 +9,24 @@ positions and cards are changed (as ``tests/test_mummy_properties.py`` does for 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import queue
+import re
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from waitress import create_server
 
+from companion.games.crypt.board import square_name
 from companion.games.mummy.commands import Announce, Command, Move, Roll, RollMummyDie
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.players import MummyBot, RandomSeekerBot
@@ -35,6 +40,7 @@ from companion.service.mummy_service import Published, Service
 from companion.service.mummy_tracker import BoardMap
 from companion.web import create_app
 from companion.web.payloads import mummy_payload
+from tests.seating import join
 
 SECRET_KEYS = ('"positions"', '"hand"', '"legal_destinations"', '"playable"', '"entered"')
 SECRET_KINDS = ('"figure_moved"',)
@@ -60,7 +66,7 @@ class Game:
         res = self.host.post("/api/host/game", json=body)
         assert res.status_code == 200, res.json
         code = next(s["code"] for s in res.json["table"]["seats"] if s["seat"] == "mummy")
-        assert self.mummy.get(f"/join/{code}").status_code == 200
+        join(self.mummy, code)
         self.sync()
 
     @property
@@ -244,3 +250,346 @@ def test_a_figure_moved_on_the_board_does_not_reach_the_mummys_stream(game):
     assert service.published.version >= before + 4
     time.sleep(0.3)
     assert received.empty(), received.get()
+
+
+# -- the whole table: every game, every door, the board switch ----------------------------
+#
+# A whole appliance in mock mode (the maze, Loot N Run and the crypt on one board), its
+# Flask app in-process and on a live waitress server.  Random maze games are played by
+# the bots with the figures moved on the simulated board; at random moments the board
+# is given to another game and back, and clients without the right (a phone with no
+# seat, the mummy's phone, a watching phone) try every door: the pages, the JSON, the
+# streams, the board switches.  Whatever they receive must name no cell a seeker's
+# figure stands on and no card, and /healthz tells them only that the companion lives.
+
+CELL_NAME = re.compile(r"\b[A-Z](?:1[0-9]|[1-9])\b")
+SQUARE_NAME = re.compile(r"\b[a-h][1-8]\b")
+#: Keys whose values are board positions or cell names.
+POSITION_KEYS = frozenset(
+    {"magnets", "positions", "unexpected", "missing", "lifted", "errors", "touch", "maze_cells"}
+)
+GETS = (
+    "/",
+    "/mummy",
+    "/seeker",
+    "/table",
+    "/crypt",
+    "/lootnrun",
+    "/sim",
+    "/healthz",
+    "/api/mummy/state",
+    "/api/seeker/state",
+    "/api/table/state",
+    "/api/host/status",
+    "/crypt/api/state",
+    "/lootnrun/api/view",
+    "/lootnrun/api/record",
+    "/sim/api/board",
+)
+STREAMS = (
+    "/api/mummy/stream",
+    "/api/table/stream",
+    "/crypt/api/stream",
+    "/lootnrun/api/stream",
+    "/sim/api/stream",
+)
+#: What a client without the right tries, to take the board (the host's way is below).
+BOARD_GRABS = (
+    ("/crypt/api/board", {"game": "crypt"}),
+    ("/crypt/api/new", {"players": 2}),
+    ("/lootnrun/api/board", {"show": True}),
+    ("/lootnrun/api/new", {"players": [{"name": "A", "colour": "red"}], "show_on_board": True}),
+    ("/api/host/board", {"game": "crypt", "pause": True}),
+)
+LOOTNRUN_PLAYERS = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+
+
+class LiveClient:
+    """A phone talking HTTP to the live waitress server (no cookies: no seat)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def _request(self, method: str, path: str, body: Any = None) -> tuple[int, str]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+        try:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            data = json.dumps(body) if body is not None else None
+            conn.request(method, path, body=data, headers=headers)
+            res = conn.getresponse()
+            if res.getheader("Content-Type", "").startswith("text/event-stream"):
+                return res.status, _first_event(res.fp)
+            return res.status, res.read().decode()
+        finally:
+            conn.close()
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self._request("GET", path)
+
+    def post(self, path: str, body: Any) -> tuple[int, str]:
+        return self._request("POST", path, body)
+
+
+def _first_event(stream: Any) -> str:
+    """The first data event of a stream (a file of bytes), or what came before it ended."""
+    lines = []
+    for raw in stream:
+        line = raw.decode() if isinstance(raw, bytes) else raw
+        lines.append(line)
+        if "".join(lines).count("\n\n") and any(x.startswith("data:") for x in lines):
+            break
+        if len(lines) > 200:
+            break
+    return "".join(lines)
+
+
+class FlaskPhone:
+    """A phone through Flask's test client (its cookie jar holds its seat, if any)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def get(self, path: str) -> tuple[int, str]:
+        res = self.client.get(path, buffered=False)
+        if res.mimetype == "text/event-stream":
+            try:
+                chunks = []
+                for chunk in res.response:
+                    chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+                    if "data:" in "".join(chunks) and "".join(chunks).endswith("\n\n"):
+                        break
+                return res.status_code, "".join(chunks)
+            finally:
+                res.close()
+        text = res.get_data(as_text=True)
+        res.close()
+        return res.status_code, text
+
+    def post(self, path: str, body: Any) -> tuple[int, str]:
+        res = self.client.post(path, json=body)
+        return res.status_code, res.get_data(as_text=True)
+
+
+class WholeTable:
+    """The appliance, its app in-process and on waitress, the host and the phones."""
+
+    def __init__(self, state_dir: Path) -> None:
+        from tests.test_service import start
+
+        self.appliance = start(state_dir)
+        self.service = self.appliance.service
+        self.app = create_app(
+            self.service, secret_key=os.urandom(32), appliance=self.appliance, testing=True
+        )
+        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8)
+        self.port = self.server.effective_port
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        self.host = self.app.test_client()
+        assert self.host.get("/").status_code in (200, 302)
+        self.mummy = self.app.test_client()
+        self.watcher = self.app.test_client()
+        self.observers: dict[str, Any] = {
+            "no seat": FlaskPhone(self.app.test_client()),
+            "no seat over HTTP": LiveClient(self.port),
+            "mummy": FlaskPhone(self.mummy),
+            "watching": FlaskPhone(self.watcher),
+        }
+        self.received: list[tuple[str, str, int, str]] = []
+
+    def new_game(self, colours: list[str]) -> None:
+        res = self.host.post("/api/host/game", json={"colours": colours})
+        assert res.status_code == 200, res.json
+        seats = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        join(self.mummy, seats["mummy"])
+        if "watch" in seats:
+            join(self.watcher, seats["watch"])
+        self.sync()
+
+    def sync(self) -> None:
+        """Put the figures where the maze game expects them."""
+        board = self.appliance.mock_board
+        board.set_occupied(self.service.board.expected(self.service.game.current).values())
+        wait_for(lambda: self.service.published.judgement.matches)
+
+    def give_board(self, game: str) -> None:
+        """The host gives the board to ``game`` (pausing a running maze game)."""
+        res = self.host.post("/api/host/board", json={"game": game, "pause": True})
+        assert res.status_code == 200, res.get_data(as_text=True)
+        wait_for(lambda: self.appliance.hub.active == game)
+
+    def secrets(self) -> tuple[set[str], set[str], set[int]]:
+        """The seekers' cells now: as maze cell names, as crypt squares, as positions."""
+        state = self.service.game.current
+        maze = state.maze
+        crypt_board = self.appliance.hub.service("crypt").board
+        names, squares, positions = set(), set(), set()
+        for figure, cell in enumerate(state.positions):
+            if not maze.is_cell(cell):
+                continue
+            names.add(maze.cell_name(cell))
+            position = self.service.board.position_of(state, figure)
+            if position is not None:
+                positions.add(position)
+                square = crypt_board.square(position)
+                if square is not None:
+                    squares.add(square_name(square))
+        return names, squares, positions
+
+    def record_everything(self, when: str) -> None:
+        """Every door, for every client without the right; each answer checked."""
+        names, squares, positions = self.secrets()
+        for who, phone in self.observers.items():
+            for path in GETS + STREAMS:
+                status, text = phone.get(path)
+                self.received.append((who, path, status, text))
+                check_received(who, path, status, text, names, squares, positions, when)
+            for path, body in BOARD_GRABS:
+                before = self.appliance.hub.active
+                status, text = phone.post(path, body)
+                self.received.append((who, path, status, text))
+                check_received(who, path, status, text, names, squares, positions, when)
+                # What the grab would have shown, if it had taken the board:
+                for look in ("/crypt/api/state", "/lootnrun/api/view", "/sim/api/board"):
+                    seen, said = phone.get(look)
+                    check_received(who, look, seen, said, names, squares, positions, when)
+                taken = self.appliance.hub.active
+                assert taken == before, f"{who} gave the board to {taken} by {path}: {text}"
+
+    def close(self) -> None:
+        self.server.close()
+        self.thread.join(timeout=5)
+        self.appliance.close()
+
+
+def wait_for(check: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+def check_received(
+    who: str,
+    path: str,
+    status: int,
+    text: str,
+    names: set[str],
+    squares: set[str],
+    positions: set[int],
+    when: str,
+) -> None:
+    """Nothing a client without the right receives names a seeker's cell or a card."""
+    where = f"{who} {path} ({when}): {text[:600]}"
+    assert status < 500, where
+    if who.startswith("no seat") and path not in ("/", "/healthz"):
+        assert status == 403, f"a door opened without a seat: {where}"
+    assert_no_secret(text) if who != "mummy" or not path.startswith("/api/mummy") else None
+    if who == "mummy" and path.startswith("/api/mummy"):
+        return  # the mummy's own page: byte-for-byte checks above (twins)
+    found = set(CELL_NAME.findall(text)) & names
+    assert not found, f"seeker cells {sorted(found)} reach {where}"
+    for data in _json_parts(text):
+        for key, value in _walk(data):
+            if key in POSITION_KEYS:
+                leaked = _values(value) & (positions | names | squares)
+                assert not leaked, f"{key}={value!r} carries a seeker's cell: {where}"
+        board = data.get("board") if isinstance(data, dict) else None
+        if isinstance(board, dict) and path.startswith("/crypt"):
+            said = set(SQUARE_NAME.findall(json.dumps(board))) & squares
+            assert not said, f"crypt squares {sorted(said)} over seekers reach {where}"
+    if path == "/healthz" and status == 200:
+        assert set(json.loads(text)) <= {"status"}, f"/healthz tells more than alive: {where}"
+
+
+def _json_parts(text: str) -> Iterator[Any]:
+    """The JSON in an answer: the whole body, or each event of a stream."""
+    chunks = [line[len("data:") :] for line in text.splitlines() if line.startswith("data:")]
+    for chunk in chunks or [text]:
+        try:
+            yield json.loads(chunk)
+        except ValueError:
+            continue
+
+
+def _walk(data: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield str(key), value
+            yield from _walk(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _walk(item)
+
+
+def _values(value: Any) -> set[Any]:
+    if isinstance(value, dict):
+        return {*value.keys(), *(v for v in value.values() if isinstance(v, (int, str)))}
+    if isinstance(value, list):
+        return {v for v in value if isinstance(v, (int, str))}
+    return {value} if isinstance(value, (int, str)) and not isinstance(value, bool) else set()
+
+
+@pytest.fixture(scope="module")
+def whole_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WholeTable]:
+    table = WholeTable(tmp_path_factory.mktemp("whole-table"))
+    yield table
+    table.close()
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.integers(0, 2**32),
+    seekers=st.integers(1, 4),
+    switches=st.lists(
+        st.tuples(st.integers(4, 40), st.sampled_from(["crypt", "lootnrun"])),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_no_client_without_the_right_learns_a_seeker_in_any_game(
+    whole_table, seed, seekers, switches
+):
+    table = whole_table
+    table.appliance.hub.activate("mummy")  # as the last example left it, or not
+    table.new_game(COLOURS[:seekers])
+    service = table.service
+    seeker_bot = RandomSeekerBot(seed)
+    mummy_bot = MummyBot(service.game.setup)
+    mummy_bot.observe(visible_events(list(service.game.last_events), "mummy"))
+    at = dict(switches)
+    for step in range(45):
+        state = service.game.current
+        if state.is_over:
+            break
+        if step in at:
+            table.record_everything(f"step {step}, the maze has the board")
+            table.give_board(at[step])
+            if at[step] == "crypt":
+                crypt_client = table.host
+                crypt_client.post("/crypt/api/new", json={"players": 2, "computer": 1})
+            else:
+                table.host.post("/lootnrun/api/new", json={"players": LOOTNRUN_PLAYERS})
+            table.record_everything(f"step {step}, {at[step]} has the board")
+            look = table.watcher.get("/crypt/api/state")
+            assert look.status_code == 200 and look.json["board"]["active_game"] == at[step]
+            table.give_board("mummy")
+            table.record_everything(f"step {step}, the board back to the maze")
+            table.sync()
+        if state.is_mummy_turn:
+            command = mummy_bot.choose(state.phase, state.mummy, state.steps_left, False)
+            res = table.mummy.post("/api/mummy/command", json=command_to_json(command, state.maze))
+            assert res.status_code == 200, res.json
+        else:
+            command = seeker_bot.choose(state)
+            if isinstance(command, Move):
+                service.submit("board", command)
+            else:
+                service.submit(f"seeker{state.seeker}", command)
+        mummy_bot.observe(visible_events(list(service.published.log[-1]), "mummy"))
+        table.sync()
+    table.record_everything("the end")

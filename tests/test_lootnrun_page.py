@@ -40,8 +40,11 @@ def appliance(tmp_path: Path) -> Iterator[Appliance]:
 
 @pytest.fixture
 def client(appliance: Appliance) -> FlaskClient:
+    """The host's device (the first to open the companion): every door opens for it."""
     app = create_app(appliance.service, secret_key=b"k" * 32, appliance=appliance, testing=True)
-    return app.test_client()
+    host = app.test_client()
+    assert host.get("/").location == "/host"
+    return host
 
 
 def post(client: FlaskClient, path: str, body: Any, status: int = 200) -> dict[str, Any]:
@@ -71,18 +74,24 @@ def test_the_page_is_served_with_its_script_styles_and_treasure_pictures(client)
 def test_without_a_game_the_view_asks_for_one(client):
     view = client.get("/lootnrun/api/view").get_json()
     assert view["phase"] == "setup" and view["players"] == []
-    assert view["board"] == {"active": False}
+    assert view["board"] == {"active": False, "maze_paused": False}
 
 
 def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, appliance):
     view = new_game(client)
     assert view["phase"] == "playing" and view["current_name"] == "Anna"
     assert [p["rgb"] for p in view["players"]] == ["#ff0000", "#0046ff", "#00dc28"]
-    assert view["board"] == {"active": True} and appliance.hub.active == "lootnrun"
+    assert (
+        view["board"] == {"active": True, "maze_paused": False}
+        and appliance.hub.active == "lootnrun"
+    )
     goal = track_path(12, 12, 35)[35]
     wait_until(lambda: appliance.lights.last_frame[goal] == scale(TARGET_COLOUR, TARGET_LEVEL))
     # Back to the maze, and to the track again.
-    assert post(client, "board", {"show": False})["view"]["board"] == {"active": False}
+    assert post(client, "board", {"show": False})["view"]["board"] == {
+        "active": False,
+        "maze_paused": False,
+    }
     assert appliance.hub.active == "mummy"
     post(client, "board", {"show": True})
     assert appliance.hub.active == "lootnrun"
@@ -90,7 +99,9 @@ def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, applianc
 
 def test_a_game_without_the_board_leaves_the_maze_on_the_leds(client, appliance):
     view = new_game(client, show_on_board=False)
-    assert view["board"] == {"active": False} and appliance.hub.active == "mummy"
+    assert (
+        view["board"] == {"active": False, "maze_paused": False} and appliance.hub.active == "mummy"
+    )
 
 
 def test_commands_round_trip_through_the_engine_and_the_journal(client, appliance):
@@ -208,6 +219,9 @@ def test_malformed_requests_get_400_with_a_clear_message(client, path, body, mes
 
 def test_a_post_that_is_not_json_is_refused(client):
     res = client.post("/lootnrun/api/command", data={"cmd": "loot"})  # a plain form post
+    assert res.status_code == 403  # no CSRF token: another site could have sent it
+    assert "form has expired" in res.get_json()["error"]
+    res = client.post("/lootnrun/api/command", data="cmd=loot", content_type="text/x-form")
     assert res.status_code == 400
     assert res.get_json() == {"error": "Send the request as JSON (Content-Type: application/json)."}
 
@@ -253,13 +267,18 @@ def test_the_live_stream_sends_the_view_at_once(client):
         event = next(chunks).decode()
         assert event.startswith("id: ")
         view = json.loads(event.split("data: ", 1)[1])
-        assert view["phase"] == "playing" and view["board"] == {"active": True}
+        assert view["phase"] == "playing" and view["board"] == {
+            "active": True,
+            "maze_paused": False,
+        }
     finally:
         res.close()
 
 
 def test_without_the_appliance_the_api_says_it_is_not_running(appliance):
     app = create_app(appliance.service, secret_key=b"k" * 32, testing=True)
-    res = app.test_client().get("/lootnrun/api/view")
+    host = app.test_client()
+    host.get("/")
+    res = host.get("/lootnrun/api/view")
     assert res.status_code == 503
     assert res.get_json() == {"error": "Loot N Run is not running on this companion."}

@@ -24,6 +24,7 @@ from companion.games.mummy.state import Phase
 from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
 from companion.web import create_app
+from tests.seating import join, post_form
 
 KEY = os.urandom(32)
 FACES = ["1", "2", "3", "4", "arrow"]
@@ -72,7 +73,7 @@ class Table:
     def device(self, seat: str | None = None) -> FlaskClient:
         client = self.app.test_client()
         if seat is not None:
-            res = client.get(f"/join/{self.codes[seat]}")
+            res = join(client, self.codes[seat])
             assert res.status_code == 200 and b"Open my page" in res.data, res.data
         return client
 
@@ -110,10 +111,10 @@ def test_the_first_device_is_the_host_and_another_needs_the_pin(table):
     page = other.get("/host")
     assert page.status_code == 403 and b"PIN" in page.data
     assert other.post("/api/host/game", json={"colours": ["red"]}).status_code == 403
-    wrong = other.post("/host", data={"pin": "x"})
+    wrong = post_form(other, "/host", "/host", {"pin": "x"})
     assert wrong.status_code == 403 and b"not the PIN" in wrong.data
     pin = table.app.extensions["companion.seats"].pin
-    assert other.post("/host", data={"pin": pin}).status_code == 303
+    assert post_form(other, "/host", "/host", {"pin": pin}).status_code == 303
     assert other.get("/host").status_code == 200
 
 
@@ -132,9 +133,9 @@ def test_the_host_page_itself_is_claimed_by_the_first_device(tmp_path):
 def test_wrong_pins_lock_the_host_page_for_a_while(table):
     other = table.app.test_client()
     for _ in range(5):
-        other.post("/host", data={"pin": "000000x"})
+        post_form(other, "/host", "/host", {"pin": "000000x"})
     pin = table.app.extensions["companion.seats"].pin
-    locked = other.post("/host", data={"pin": pin})
+    locked = post_form(other, "/host", "/host", {"pin": pin})
     assert locked.status_code == 403 and b"Too many wrong PINs" in locked.data
 
 
@@ -152,7 +153,7 @@ def test_the_pin_is_in_the_log(tmp_path, caplog):
 def test_the_host_page_shows_the_address_and_a_qr_code_per_seat(table):
     table.new_game(["red", "blue"])
     page = table.host.get("/host").get_data(as_text=True)
-    assert page.count("<svg") == 1 + 4  # the address, mummy, two seekers, table
+    assert page.count("<svg") == 1 + 5  # the address, mummy, two seekers, table, watching
     for code in table.codes.values():
         assert code in page and f"/join/{code}" in page
     assert "http://" in page
@@ -165,18 +166,24 @@ def test_the_host_page_shows_the_address_and_a_qr_code_per_seat(table):
 def test_a_code_binds_a_device_to_its_seat(table):
     table.new_game(["red", "blue"])
     phone = table.app.test_client()
-    res = phone.get(f"/join/{table.codes['seeker1'].lower()}")
+    res = join(phone, table.codes["seeker1"].lower())
     assert res.status_code == 200 and b'location.replace("/seeker")' in res.data
     assert b"This device is now the Seeker Blue." in res.data
     assert phone.get("/seeker").status_code == 200
     assert phone.get("/").location == "/seeker"
     assert phone.get("/api/seeker/state").json["seat"] == "seeker1"
     typed = table.app.test_client()
-    typed.post("/", data={"code": f" {table.codes['mummy']} "})
+    post_form(typed, "/", "/", {"code": f" {table.codes['mummy']} "})
     assert typed.get("/").location == "/mummy"
     status = table.host.get("/api/host/status").json
     joined = {s["seat"]: s["joined"] for s in status["table"]["seats"]}
-    assert joined == {"mummy": True, "seeker0": False, "seeker1": True, "table": False}
+    assert joined == {
+        "mummy": True,
+        "seeker0": False,
+        "seeker1": True,
+        "table": False,
+        "watch": False,
+    }
 
 
 def test_a_wrong_code_says_so(table):
@@ -248,7 +255,8 @@ def test_a_tampered_or_forged_cookie_is_no_seat(table):
     other_key.secret_key = os.urandom(32)
     serializer = SecureCookieSessionInterface().get_signing_serializer(other_key)
     assert serializer is not None
-    binding = dict(table.app.extensions["companion.seats"].binding("mummy"))
+    own = table.app.extensions["companion.seats"].table
+    binding = {"table": own.id, "v": own.version, "seat": "mummy", "d": "forged"}
     forged = serializer.dumps({"seat": binding, "host": "x"})
     for bad in (f"{head}.{flipped}", forged, value.replace(".", "x.", 1)):
         thief = table.app.test_client()
@@ -271,7 +279,7 @@ def test_new_codes_shut_every_phone_out(table):
     assert new["seeker0"] != old
     assert red.get("/api/seeker/state").status_code == 403
     assert red.get(f"/join/{old}").status_code == 403
-    assert red.get(f"/join/{new['seeker0']}").status_code == 200
+    assert join(red, new["seeker0"]).status_code == 200
     assert red.get("/api/seeker/state").status_code == 200
 
 

@@ -166,6 +166,8 @@ class CryptService(BoardGameLoop[CryptPublished]):
         self._own_journal = journal.path != ":memory:"
         self.journal = Journal(journal.path) if self._own_journal else journal
         self.board = board
+        #: The positions under the crypt's sheet: the hub shows it no other magnet.
+        self.sheet = frozenset(board.cells_by_square)
         self.clock = clock
         self.quiet_s = quiet_s
         self.computer_delay_s = computer_delay_s

@@ -154,6 +154,9 @@ class LootNRunService(GameLoop[Published]):
         """Publish a new version with nothing changed (e.g. the board changed hands)."""
         self._post("touch")
 
+    #: Loot N Run uses no figures: the hub shows it no magnet at all.
+    sheet: frozenset[int] = frozenset()
+
     def occupancy(self, change: OccupancyChange) -> None:
         """Loot N Run uses no figures: sensor changes are ignored."""
 

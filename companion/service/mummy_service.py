@@ -28,6 +28,7 @@ from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
 from .mummy_game import KIND, RunningGame, make_game_setup
 from .mummy_tracker import BoardMap, Judgement, judge
+from .registry import GAME_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,8 @@ class Published:
     catch: tuple[int, float] | None
     #: The events of the game's last commands, one tuple per command, oldest first.
     log: tuple[tuple[Event, ...], ...] = ()
+    #: The game that has the board while this one is paused (None: this one plays).
+    paused: str | None = None
 
 
 class Service(BoardGameLoop[Published]):
@@ -55,6 +58,9 @@ class Service(BoardGameLoop[Published]):
 
     loop_name = "service"
     refusals = (RuleError, ServiceError)
+    #: The seekers' cells are secret (from the mummy): the hub keeps the magnets this
+    #: game leaves behind from the games that get the board after it.
+    hides_positions = True
 
     def __init__(
         self,
@@ -80,8 +86,11 @@ class Service(BoardGameLoop[Published]):
         self._init_board()
         self._board_connected = True
         self._catch: tuple[int, float] | None = None
-        #: After an undo, placements are not judged until the board matches the game.
+        #: After an undo, or when the board comes back, placements are not judged until
+        #: the board matches the game (restore mode).
         self._after_undo = False
+        #: The game that has the board while this one is paused (None: not paused).
+        self._paused: str | None = None
         self.game = self._resume_or_new()
         self._log = _replayed_log(self.game)
         self._init_loop(self._snapshot(0))
@@ -132,8 +141,18 @@ class Service(BoardGameLoop[Published]):
         return bool(self._call("undo", None, "host", timeout=timeout))
 
     def set_occupied(self, positions: frozenset[int]) -> None:
-        """The board as first read at start-up, before the debounced stream catches up."""
+        """The whole board: as first read at start-up, or given back by another game
+        (a paused game then resumes in restore mode)."""
         self._post("snapshot", positions)
+
+    def board_taken(self, by: str) -> None:
+        """Another game has the board (the host gave it): the game pauses until it is back."""
+        self._post("pause", by)
+
+    @property
+    def paused(self) -> str | None:
+        """The game the board plays while this one waits (None: this one plays)."""
+        return self._paused
 
     def occupancy(self, change: OccupancyChange) -> None:
         """A settled sensor change (called from the sensor thread)."""
@@ -237,6 +256,14 @@ class Service(BoardGameLoop[Published]):
             self._on_occupancy(request.payload)
         elif request.kind == "snapshot":
             self._occupied = set(request.payload)
+            if self._paused is not None:
+                self._paused = None
+                self._after_undo = True  # restore mode: the figures are put back first
+                log.info("the board is back: the game resumes")
+            self._publish([])
+        elif request.kind == "pause":
+            self._paused = str(request.payload)
+            log.info("the game pauses: the board plays %s", self._paused)
             self._publish([])
         elif request.kind == "link":
             self._board_connected = bool(request.payload)
@@ -255,6 +282,8 @@ class Service(BoardGameLoop[Published]):
         return None
 
     def _command(self, command: Command, role: str) -> tuple[Event, ...]:
+        if self._paused is not None:
+            raise ServiceError(paused_words(self._paused))
         state = self.game.current
         if role == "mummy" and not state.is_mummy_turn:
             raise ServiceError("It is not the mummy's turn.")
@@ -290,6 +319,8 @@ class Service(BoardGameLoop[Published]):
         return tuple(events)
 
     def _undo(self) -> bool:
+        if self._paused is not None:
+            raise ServiceError(paused_words(self._paused))
         removed = self.journal.undo(self.game.id)
         if removed is None:
             return False
@@ -322,11 +353,22 @@ class Service(BoardGameLoop[Published]):
             board_connected=self._board_connected,
             catch=self._catch,
             log=tuple(self._log),
+            paused=self._paused,
         )
 
     def _publish(self, events: list[Event]) -> None:
         published = self._snapshot(self._published.version + 1, events)
-        if not published.board_connected:
+        if published.paused is not None:
+            published = replace(
+                published,
+                judgement=replace(
+                    published.judgement,
+                    matches=False,
+                    command=None,
+                    message=paused_words(published.paused),
+                ),
+            )
+        elif not published.board_connected:
             published = replace(
                 published,
                 judgement=replace(
@@ -352,6 +394,15 @@ class Service(BoardGameLoop[Published]):
                 raise ServiceError(f"There is no treasure on {name}.")
             hand.append(treasure)
         return tuple(hand)
+
+
+def paused_words(by: str) -> str:
+    """What every page says while the game is paused (``by``: the game on the board)."""
+    name = GAME_NAMES.get(by, by)
+    return (
+        f"The game is paused: the board plays {name}. "
+        "The host gives the board back on the host page, and the game goes on."
+    )
 
 
 def _replayed_log(game: RunningGame) -> deque[tuple[Event, ...]]:

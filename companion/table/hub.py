@@ -1,8 +1,18 @@
-"""The games on one board: which one is active gets the sensors and the LEDs.
+"""The games on one board: which one holds it gets the sensors and the LEDs.
 
 The mummy maze, Loot N Run and Into the Crypt each have a service of their own (its
 own loop, state and journal entries); the hub routes the board's occupancy to the
 active one and asks it for the scene the LEDs should show.
+
+A game sees only its own board.  A service's ``sheet`` names the positions its sheet
+covers (None: the whole board); magnets elsewhere reach it only as a count ("figures
+off this board", ``off_board``), never as positions.  A game whose positions are
+secret (``hides_positions``: the maze, whose seekers the mummy must not locate) leaves
+its figures' cells behind when it gives the board away: every magnet standing at that
+moment is off the board for the games that follow until it is lifted, whatever sheet
+it stands on, and only the maze sees them again when it gets the board back.  The maze
+is told when it loses the board (``board_taken``: it pauses) and gets the whole board
+back with ``set_occupied`` (it resumes in restore mode).
 """
 
 from __future__ import annotations
@@ -43,6 +53,8 @@ class GameHub:
         self._active = active
         self._lock = threading.Lock()
         self._occupied: set[int] = set()
+        #: Magnets a game with secret positions left behind (see the module docstring).
+        self._masked: set[int] = set()
         #: Set whenever the scene may have changed: a game published, or another game
         #: took the board.  The LEDs wait on it while nothing moves.
         self.changed = threading.Event()
@@ -56,35 +68,65 @@ class GameHub:
         return self._active
 
     def activate(self, kind: str) -> None:
-        """Give the board to another game; it learns the board as it stands."""
+        """Give the board to another game; it learns the board as its sheet shows it."""
         if kind not in self.services:
             raise ValueError(f"no {kind!r} game on this companion")
         with self._lock:
             if kind == self._active:
                 return
+            previous = self.services[self._active]
             self._active = kind
-            occupied = frozenset(self._occupied)
+            if getattr(previous, "hides_positions", False):
+                self._masked |= self._occupied
+            if getattr(self.services[kind], "hides_positions", False):
+                self._masked.clear()
+            visible = self._visible(kind)
+        taken = getattr(previous, "board_taken", None)
+        if taken is not None:
+            taken(kind)
         self.changed.set()
         log.info("the board now plays %s", kind)
-        self.services[kind].set_occupied(occupied)
+        self.services[kind].set_occupied(visible)
+
+    def _visible(self, kind: str) -> frozenset[int]:
+        """The magnets ``kind`` may know of: on its sheet, not left by a secret game."""
+        sheet: frozenset[int] | None = getattr(self.services[kind], "sheet", None)
+        seen = self._occupied - self._masked
+        return frozenset(seen if sheet is None else seen & sheet)
+
+    def off_board(self) -> int:
+        """How many magnets stand where the active game may not look (no positions)."""
+        with self._lock:
+            return len(self._occupied) - len(self._visible(self._active))
 
     def service(self, kind: str) -> GameService:
         return self.services[kind]
 
     def occupancy(self, change: OccupancyChange) -> None:
         with self._lock:
+            masked = change.position in self._masked
             if change.occupied:
                 self._occupied.add(change.position)
             else:
                 self._occupied.discard(change.position)
-            active = self.services[self._active]
-        active.occupancy(change)
+                self._masked.discard(change.position)
+            kind = self._active
+            sheet: frozenset[int] | None = getattr(self.services[kind], "sheet", None)
+            own = not masked and (sheet is None or change.position in sheet)
+            visible = self._visible(kind)
+            active = self.services[kind]
+        if own:
+            active.occupancy(change)
+        else:  # only the count of figures off this board changed
+            active.set_occupied(visible)
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         with self._lock:
             self._occupied = set(positions)
+            self._masked &= self._occupied
+            visible = self._visible(self._active)
             active = self.services[self._active]
-        active.set_occupied(positions)
+        active.set_occupied(visible)
 
     def scene(self) -> Scene:
         return self.services[self._active].scene()

@@ -1,11 +1,18 @@
-"""Who may open which page: the host, and the seats of the table (mummy, seekers, table).
+"""Who sits at the table: the host, the seats (mummy, seekers, table screen, watching)
+and their join codes, for every game on the board.
 
 The host sets up a *table*: the seekers' colours, the options and one short join code
-per seat.  A device that opens ``/join/<code>`` gets that seat in Flask's signed
-session cookie (``{"table", "v", "seat"}``; the app's secret key is made once per
-install, readable by its owner only), so a forged or edited cookie is simply not
-there.  A seat is valid while the table id and its code version are current: a new
-setup with other colours, or "new codes" on the host page, shuts every phone out.
+per seat.  A device that joins a seat gets it in Flask's signed session cookie
+(``{"table", "v", "seat", "d"}``; the app's secret key is made once per install,
+readable by its owner only), so a forged or edited cookie is simply not there.  A seat
+is valid while the table id and its code version are current (a new setup with other
+colours, or "new codes" on the host page, shuts every phone out) and, for a playing
+seat, while it is still this device's (``d``): one device per seat, a second device
+takes the seat over only after a confirmation, and the first one is told why it was
+shut out.  The watching seat is read-only and may be open on any number of devices.
+
+Wrong join codes and wrong host PINs are counted per address (``Throttle``); what may be
+opened with which seat is said in ``doors.py``.
 
 The table (with its codes) is kept in ``seats.json`` beside the journal, owner-only, so
 a restart keeps every phone joined as long as the journal resumes the table's game.
@@ -29,24 +36,32 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ACDEFHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 6
 PIN_LENGTH = 6
-#: Wrong PINs in a row before the host page locks for a while.
+#: Wrong PINs from one address before the host page locks for it a while.
 PIN_TRIES = 5
 PIN_LOCK_S = 30.0
 
-#: Wrong join codes in a row from one address before it must wait.
+#: Wrong join codes from one address before it must wait.
 CODE_TRIES = 10
 CODE_LOCK_S = 30.0
 
 SEEKER_COLOURS = ("red", "turquoise", "blue", "violet")
+#: The read-only seat: Loot N Run and the crypt (open information), any number of devices.
+WATCH = "watch"
 
 
 class Throttle:
-    """Counts failed guesses per address; too many in a row lock that address a while."""
+    """Counts failed guesses per address; ``tries`` failures lock that address a while.
 
-    def __init__(self, tries: int, lock_s: float) -> None:
+    A failure counts until the lock it leads to expires (or, without a lock, until
+    ``forget_s`` have passed since the address last failed): a success in between
+    clears nothing, so a guesser cannot mix in their own good code to keep going.
+    """
+
+    def __init__(self, tries: int, lock_s: float, forget_s: float = 600.0) -> None:
         self.tries = tries
         self.lock_s = lock_s
-        self._failures: dict[str, int] = {}
+        self.forget_s = forget_s
+        self._failures: dict[str, tuple[int, float]] = {}
         self._locked_until: dict[str, float] = {}
         self._lock = threading.Lock()
 
@@ -56,15 +71,17 @@ class Throttle:
 
     def failed(self, who: str, now: float) -> None:
         with self._lock:
-            count = self._failures.get(who, 0) + 1
+            count, last = self._failures.get(who, (0, now))
+            if now - last > self.forget_s:
+                count = 0
+            count += 1
             if count >= self.tries:
                 self._locked_until[who] = now + self.lock_s
                 count = 0
-            self._failures[who] = count
-
-    def succeeded(self, who: str) -> None:
-        with self._lock:
-            self._failures.pop(who, None)
+            self._failures[who] = (count, now)
+            if len(self._failures) > 4096:  # many addresses: forget the oldest
+                oldest = min(self._failures, key=lambda k: self._failures[k][1])
+                del self._failures[oldest]
 
 
 def new_code() -> str:
@@ -126,10 +143,17 @@ class Table:
     recheck: list[str] = field(default_factory=list)
     #: Seats at least one device has joined.
     joined: list[str] = field(default_factory=list)
+    #: The device that holds each playing seat (a random id in its cookie).
+    devices: dict[str, str] = field(default_factory=dict)
 
     @property
     def seats(self) -> list[str]:
-        return ["mummy", *(f"seeker{i}" for i in range(len(self.colours))), "table"]
+        return ["mummy", *(f"seeker{i}" for i in range(len(self.colours))), "table", WATCH]
+
+    @property
+    def all_joined(self) -> bool:
+        """Every playing seat has a device (the host page then hides the codes)."""
+        return all(seat in self.joined for seat in self.seats if seat != WATCH)
 
     def seat_for_code(self, code: str) -> str | None:
         """The seat whose code this is (compared in constant time)."""
@@ -145,13 +169,14 @@ class Table:
         self.codes = {seat: new_code() for seat in self.seats}
         self.version += 1
         self.joined = []
+        self.devices = {}
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
-        return cls(
+        table = cls(
             id=str(data["id"]),
             colours=[str(c) for c in data["colours"]],
             options=TableOptions.from_json(data.get("options", {})),
@@ -162,7 +187,11 @@ class Table:
             hands={str(k): [str(c) for c in v] for k, v in data.get("hands", {}).items()},
             recheck=[str(s) for s in data.get("recheck", [])],
             joined=[str(s) for s in data.get("joined", [])],
+            devices={str(k): str(v) for k, v in data.get("devices", {}).items()},
         )
+        for seat in table.seats:  # a table saved before a seat was added gets its code
+            table.codes.setdefault(seat, new_code())
+        return table
 
     @classmethod
     def new(cls, colours: list[str], options: TableOptions) -> Table:
@@ -192,8 +221,8 @@ class Seats:
         self.lock = threading.RLock()
         self.host_token: str | None = None
         self.table: Table | None = None
-        self._wrong_pins = 0
-        self._locked_until = 0.0
+        #: Wrong host PINs, by the address they came from.
+        self.pin_guesses = Throttle(PIN_TRIES, PIN_LOCK_S)
         #: Wrong join codes, by the address they came from.
         self.code_guesses = Throttle(CODE_TRIES, CODE_LOCK_S)
         #: Counts changes to the table (cards entered, new codes) for the live streams.
@@ -215,25 +244,22 @@ class Seats:
             self.save()
             return self.host_token
 
-    def host_by_pin(self, pin: str, now: float) -> str | None:
-        """The host token for the right PIN (a few wrong ones lock the form for a while)."""
+    def host_by_pin(self, pin: str, who: str, now: float) -> str | None:
+        """The host token for the right PIN; a few wrong ones from one address lock the
+        form for that address a while (not for the others)."""
         with self.lock:
-            if now < self._locked_until:
+            if self.pin_guesses.locked(who, now):
                 return None
             if not hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
-                self._wrong_pins += 1
-                if self._wrong_pins >= PIN_TRIES:
-                    self._wrong_pins = 0
-                    self._locked_until = now + PIN_LOCK_S
+                self.pin_guesses.failed(who, now)
                 return None
-            self._wrong_pins = 0
             if self.host_token is None:
                 self.host_token = secrets.token_urlsafe(18)
                 self.save()
             return self.host_token
 
-    def pin_locked(self, now: float) -> bool:
-        return now < self._locked_until
+    def pin_locked(self, who: str, now: float) -> bool:
+        return self.pin_guesses.locked(who, now)
 
     def is_host(self, token: object) -> bool:
         own = self.host_token
@@ -242,26 +268,52 @@ class Seats:
     # -- seats -------------------------------------------------------------------------
 
     def seat_of(self, cookie: object) -> str | None:
-        """The seat a session cookie's binding gives, if still valid."""
+        """The seat a session cookie's binding gives, if still valid (and still this
+        device's: a playing seat opened on another device is no longer)."""
+        return self._check(cookie)[0]
+
+    def taken_over(self, cookie: object) -> bool:
+        """This device's seat was opened on another device (it was shut out)."""
+        return self._check(cookie)[1]
+
+    def _check(self, cookie: object) -> tuple[str | None, bool]:
         table = self.table
         if not isinstance(cookie, dict) or table is None:
-            return None
+            return None, False
         seat = cookie.get("seat")
         if cookie.get("table") != table.id or cookie.get("v") != table.version:
-            return None
-        return seat if isinstance(seat, str) and seat in table.seats else None
+            return None, False
+        if not isinstance(seat, str) or seat not in table.seats:
+            return None, False
+        if seat != WATCH:
+            device = cookie.get("d")
+            own = table.devices.get(seat)
+            if own is None or not isinstance(device, str):
+                return None, False
+            if not hmac.compare_digest(device.encode(), own.encode()):
+                return None, True
+        return seat, False
 
-    def binding(self, seat: str) -> dict[str, Any]:
-        """The cookie value that binds a device to ``seat`` of the current table."""
+    def held_elsewhere(self, seat: str, cookie: object) -> bool:
+        """Joining ``seat`` would take it from another device (ask first)."""
         table = self.table
-        assert table is not None
-        return {"table": table.id, "v": table.version, "seat": seat}
+        if table is None or seat == WATCH or seat not in table.devices:
+            return False
+        return self.seat_of(cookie) != seat
 
-    def joined(self, seat: str) -> None:
+    def join(self, seat: str) -> dict[str, Any]:
+        """This device takes ``seat`` (from any device that held it): its cookie value."""
         with self.lock:
-            if self.table is not None and seat not in self.table.joined:
-                self.table.joined.append(seat)
-                self.save()
+            table = self.table
+            assert table is not None
+            device = secrets.token_urlsafe(12)
+            if seat != WATCH:
+                table.devices[seat] = device
+            if seat not in table.joined:
+                table.joined.append(seat)
+            self.save()
+            self.bump()
+            return {"table": table.id, "v": table.version, "seat": seat, "d": device}
 
     # -- persistence -------------------------------------------------------------------
 

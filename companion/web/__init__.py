@@ -37,8 +37,9 @@ def create_app(
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import health, sim
+    from . import doors, health, sim
 
+    doors.init_app(app)
     app.register_blueprint(health.bp)
     if appliance is not None and getattr(appliance, "mock_board", None) is not None:
         app.register_blueprint(sim.bp)

@@ -6,7 +6,9 @@ for; in the placing phase a tap on a square places a cube, a tap on a corner put
 meeple down; buttons enter the chamber or pass when that is legal, undo, start a new
 game (2 or 4 players, colours, first player, a computer opponent) and give the board
 to the crypt or back to the maze.  Everything in this game is open information, so
-every phone sees the same view.
+every seat sees the same view; without a seat nothing opens, the watching seat only
+looks, and only the host gives the board to the crypt (``doors.py``).  The crypt sees
+only the magnets on its sheet: others are a count of figures off this board.
 
 JSON API (all answers are the page's view, or ``{"error": message}``):
 
@@ -15,19 +17,23 @@ JSON API (all answers are the page's view, or ``{"error": message}``):
 ``GET  /crypt/api/stream``   server-sent events: the view after every change
 ``POST /crypt/api/command``  ``{"kind": "place_cube", "square": "c3"}`` ...
 ``POST /crypt/api/new``      ``{"players": 2, "colours": [...], "first_player": 0,
-                             "computer": 1}``; gives the board to the crypt
+                             "computer": 1}``; the host's new game also takes the
+                             board, unless a maze game holds it
 ``POST /crypt/api/undo``     take back the last move (and the computer's reply)
-``POST /crypt/api/board``    ``{"game": "crypt"}`` or ``{"game": "mummy"}``
+``POST /crypt/api/board``    the host only: ``{"game": "crypt"}`` or ``{"game": "mummy"}``
+                             (``"pause": true`` to pause a running maze game)
 ===========================  ====================================================
 
 A POST must be a JSON object sent as ``application/json`` (which also keeps other
 sites' plain form posts out).  A request the rules or the board refuse answers 409, a
-malformed one 400, and 503 when this companion runs no crypt game; every error is
+malformed one 400, a device without the seat for it 403, and 503 when this companion
+runs no crypt game; every error is
 ``{"error": "<a sentence for the players>"}``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -51,6 +57,7 @@ from companion.service.loop import ServiceError
 from companion.service.registry import GAME_NAMES
 
 from .context import hub
+from .doors import BoardRefused, board_state, give_board, is_host, need
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
 
@@ -77,14 +84,16 @@ def crypt_service() -> CryptService:
     return service
 
 
+@bp.before_request
+def _door() -> None:
+    """Every seat looks; every seat but the watching one plays (``table/doors.py``)."""
+    need("crypt", "look" if request.method in ("GET", "HEAD") else "act")
+
+
 def _board_state() -> dict[str, Any]:
-    games = hub()
-    active = games.active if games is not None else None
-    return {
-        "active_game": active,
-        "plays_crypt": active == "crypt",
-        "games": sorted(games.services) if games is not None else [],
-    }
+    board = board_state()
+    board["plays_crypt"] = board["active_game"] == "crypt"
+    return board
 
 
 def _view(published: CryptPublished | None = None) -> dict[str, Any]:
@@ -101,6 +110,16 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
             unexpected=[],
             touch=None,
         )
+    elif board["off_board"]:
+        n = board["off_board"]
+        figures = "1 figure stands" if n == 1 else f"{n} figures stand"
+        view["board"]["message"] = " ".join(
+            filter(None, [view["board"]["message"], f"{figures} off the crypt board."])
+        )
+    if board["maze_paused"]:
+        view["board"]["message"] = " ".join(
+            filter(None, [view["board"]["message"], "The maze game is paused meanwhile."])
+        )
     view["board"].update(board)
     return view
 
@@ -111,18 +130,19 @@ def _elsewhere(active: str | None) -> str:
         return "No board is connected."
     return (
         f"The board plays {GAME_NAMES.get(active, active)}: "
-        "tap “Play the crypt on the board” to go on."
+        "the host gives it to the crypt on the host page."
     )
 
 
-def _give_board_to(service: CryptService, game: str) -> None:
-    """Activate ``game`` on the board; when that is the crypt, wait (briefly) until it
-    has judged the board as it stands, so the answer already says what to put right."""
+def _give_board_to(service: CryptService, game: str, *, pause: bool = False) -> None:
+    """The host gives the board to ``game`` (BoardRefused: why not); when that is the
+    crypt, wait (briefly) until it has judged the board as it stands, so the answer
+    already says what to put right."""
     games = hub()
     if games is None or games.active == game:
         return
     version = service.published.version
-    games.activate(game)
+    give_board(game, pause=pause)
     if game == "crypt":
         service.wait_for_change(version, ACTIVATE_WAIT_S)
 
@@ -202,7 +222,10 @@ def new_game() -> ResponseReturnValue:
         service.new_game(players=players, colours=colours, first_player=first, computer=computer)
     except (RuleError, ServiceError) as exc:
         return _refused(str(exc))
-    _give_board_to(service, "crypt")
+    if is_host():
+        # A free board goes to the new game; a running maze game keeps it.
+        with contextlib.suppress(BoardRefused):
+            _give_board_to(service, "crypt")
     return jsonify(_view())
 
 
@@ -221,13 +244,20 @@ def undo() -> ResponseReturnValue:
 @bp.post("/api/board")
 def board() -> ResponseReturnValue:
     """Give the board (sensors and LEDs) to the crypt or back to another game."""
+    need("host", "act")
     crypt_service()
-    game = _json_body().get("game")
+    data = _json_body()
+    game, pause = data.get("game"), data.get("pause", False)
     games = hub()
     if not isinstance(game, str) or game not in games.services:
         known = ", ".join(sorted(games.services))
         return _bad(f'"game" must be one of {known}')
-    _give_board_to(crypt_service(), game)
+    if not isinstance(pause, bool):
+        return _bad('"pause" must be true or false')
+    try:
+        _give_board_to(crypt_service(), game, pause=pause)
+    except BoardRefused as exc:
+        return _refused(str(exc))
     return jsonify(_view())
 
 
@@ -247,8 +277,7 @@ def stream() -> ResponseReturnValue:
         while not service.closing:
             if published.version != version or games.active != owner:
                 version, owner, idle = published.version, games.active, 0.0
-                view = service.view(published)
-                view["board"].update(_board_state())
+                view = _view(published)
                 yield f"id: {version}\ndata: {json.dumps(view)}\n\n"
             elif idle >= KEEPALIVE_S:
                 idle = 0.0

@@ -1,11 +1,16 @@
-"""``GET /healthz``: 200 with a small JSON status once the service is ready."""
+"""``GET /healthz``: 200 with ``{"status": "ok"}`` once the service is ready; the
+details (the game, the board, versions) only to the host: to anyone else they would
+tell when a figure moves or stands wrong."""
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
+from companion.table.doors import may_see_health_details
+
 from .context import hub, service
+from .doors import is_host
 
 bp = Blueprint("health", __name__)
 
@@ -13,4 +18,7 @@ bp = Blueprint("health", __name__)
 @bp.get("/healthz")
 def healthz() -> ResponseReturnValue:
     games = hub()
-    return jsonify(games.status() if games is not None else service().status())
+    status = games.status() if games is not None else service().status()
+    if not may_see_health_details(is_host()):
+        status = {"status": status.get("status", "ok")}
+    return jsonify(status)

@@ -1,7 +1,8 @@
 """``/lootnrun``: the Loot N Run score track for phones and a shared tablet.
 
-One page for everyone (Loot N Run has no secret the companion knows: cards are entered
-when they are revealed), updated live over server-sent events, and a small JSON API:
+One page for every seat (Loot N Run has no secret the companion knows: cards are entered
+when they are revealed; without a seat nothing opens, the watching seat only looks, see
+``table/doors.py``), updated live over server-sent events, and a small JSON API:
 
 =========================  ====  ===========================================================
 ``/lootnrun``              GET   the page
@@ -13,20 +14,23 @@ when they are revealed), updated live over server-sent events, and a small JSON 
                                  "show_on_board": true}``
 ``/lootnrun/api/preview``  POST  ``{"kind": "run" | "awaken", "cards": [...]}``: what the
                                  cards are worth, before anything is entered
-``/lootnrun/api/board``    POST  ``{"show": true}`` gives the board's LEDs to Loot N Run,
-                                 ``false`` back to the maze
+``/lootnrun/api/board``    POST  the host only: ``{"show": true}`` gives the board's LEDs to
+                                 Loot N Run, ``false`` back to the maze (``"pause": true``
+                                 to pause a running maze game)
 ``/lootnrun/api/stream``   GET   server-sent events: the view after every change
 ``/lootnrun/api/record``   GET   the game as a JSON Lines record
 =========================  ====  ===========================================================
 
 The API is strict: a POST must be a JSON object sent as ``application/json`` (which also
 keeps other sites' plain form posts out), unknown keys are refused, and every error is
-``{"error": "<a sentence for the players>"}``: 400 for a malformed request, 409 for an
-entry the rules refuse, 503 when no Loot N Run game service runs.
+``{"error": "<a sentence for the players>"}``: 400 for a malformed request, 403 without
+the seat for it, 409 for an entry the rules refuse, 503 when no Loot N Run game service
+runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -51,6 +55,7 @@ from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
 
 from .context import hub, service
+from .doors import BoardRefused, give_board, is_host, need
 from .stream import KEEPALIVE_S
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -97,7 +102,14 @@ def _view(
     """The service's view plus whether the board shows the score track now."""
     games = games if games is not None else hub()
     view = svc.view(published)
-    view["board"] = {"active": games is not None and games.active == KIND}
+    maze = None if games is None else games.services.get(MAZE)
+    view["board"] = {
+        "active": games is not None and games.active == KIND,
+        # A maze game waits while another game has the board: every page says so.
+        "maze_paused": games is not None
+        and games.active != MAZE
+        and getattr(maze, "paused", None) is not None,
+    }
     return view
 
 
@@ -138,6 +150,12 @@ def _refused(exc: ValueError) -> ResponseReturnValue:
 @bp.errorhandler(_Unavailable)
 def _unavailable(exc: Exception) -> ResponseReturnValue:
     return _error("Loot N Run is not running on this companion.", 503)
+
+
+@bp.before_request
+def _door() -> None:
+    """Every seat looks; every seat but the watching one enters scores."""
+    need("lootnrun", "look" if request.method in ("GET", "HEAD") else "act")
 
 
 # -- the page ---------------------------------------------------------------------------
@@ -194,8 +212,10 @@ def new() -> ResponseReturnValue:
     if not isinstance(show, bool):
         raise BadRequest('"show_on_board" is true or false.')
     game_id = svc.new_game(pairs, first)
-    if show:
-        _activate(KIND, svc)
+    if show and is_host():
+        # A free board goes to the score track; a running maze game keeps it.
+        with contextlib.suppress(ServiceError):
+            _activate(KIND, svc)
     return jsonify({"ok": True, "game_id": game_id, "view": _view(svc)})
 
 
@@ -222,22 +242,22 @@ def preview() -> ResponseReturnValue:
 @bp.post("/api/board")
 def board() -> ResponseReturnValue:
     """Give the board's LEDs to the score track (``show``), or back to the maze."""
+    need("host", "act")
     svc = _service()
-    data = _body({"show"})
-    show = data.get("show")
+    data = _body({"show", "pause"})
+    show, pause = data.get("show"), data.get("pause", False)
     if not isinstance(show, bool):
         raise BadRequest('"show" is true (the score track on the board) or false (the maze).')
-    _activate(KIND if show else MAZE, svc)
+    if not isinstance(pause, bool):
+        raise BadRequest('"pause" is true or false.')
+    _activate(KIND if show else MAZE, svc, pause=pause)
     return jsonify({"ok": True, "view": _view(svc)})
 
 
-def _activate(kind: str, svc: LootNRunService) -> None:
-    games = hub()
-    if games is None:
-        raise ServiceError("There is no board on this companion.")
+def _activate(kind: str, svc: LootNRunService, *, pause: bool = False) -> None:
     try:
-        games.activate(kind)
-    except ValueError as exc:
+        give_board(kind, pause=pause)
+    except BoardRefused as exc:
         raise ServiceError(str(exc)) from exc
     svc.republish()  # every page learns who has the board now
 

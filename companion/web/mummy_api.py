@@ -24,6 +24,7 @@ from companion.service.loop import ServiceError
 from companion.service.mummy_service import Published
 from companion.table.seats import Seats, Table, TableOptions, check_colours
 
+from . import doors
 from .context import service
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
 
@@ -56,9 +57,9 @@ def is_host() -> bool:
 
 def _need(kind: str) -> tuple[str, Table]:
     """This device's seat of ``kind`` ("mummy", "seeker", "table") and the table, or 403."""
-    seat = current_seat()
+    seat = doors.need("mummy", "look", kind)
     table = seats().table
-    if seat is None or table is None or not seat.startswith(kind):
+    if seat is None or table is None:
         abort(403, "This page needs the code of its seat: ask the host.")
     return seat, table
 
@@ -168,8 +169,7 @@ def table_stream() -> ResponseReturnValue:
 
 
 def _need_host() -> Seats:
-    if not is_host():
-        abort(403, "Only the host may do this: open the host page with the PIN.")
+    doors.need("host", "act")
     return seats()
 
 
@@ -232,6 +232,23 @@ def host_undo() -> ResponseReturnValue:
     return jsonify({"undone": undone, **host_status()})
 
 
+@bp.post("/host/board")
+def host_board() -> ResponseReturnValue:
+    """Give the board to another game (``{"game": "crypt", "pause": true}``): a running
+    maze game is paused by it, so ``pause`` must say the host means it; giving the
+    board back to the maze resumes the game in restore mode."""
+    _need_host()
+    data = _body()
+    game, pause = data.get("game"), data.get("pause", False)
+    if not isinstance(game, str) or not isinstance(pause, bool):
+        abort(400, 'Send {"game": "mummy" | "lootnrun" | "crypt", "pause": true | false}.')
+    try:
+        doors.give_board(game, pause=pause)
+    except doors.BoardRefused as exc:
+        abort(409, str(exc))
+    return jsonify(host_status())
+
+
 @bp.get("/host/status")
 def host_state() -> ResponseReturnValue:
     _need_host()
@@ -255,6 +272,7 @@ def host_status() -> Payload:
             },
         },
         "table": None,
+        "board": doors.board_state(),
     }
     if table is not None:
         names = seeker_names(state.setup)
@@ -262,6 +280,7 @@ def host_status() -> Payload:
             "colours": table.colours,
             "options": table.to_json()["options"],
             "dealing": table.dealing,
+            "all_joined": table.all_joined,
             "seats": [
                 {
                     "seat": seat,
@@ -280,7 +299,7 @@ def seat_name(seat: str, names: list[str]) -> str:
     if seat.startswith("seeker"):
         index = _index(seat)
         return f"Seeker {names[index]}" if index < len(names) else seat
-    return {"mummy": "Mummy", "table": "Table screen"}[seat]
+    return {"mummy": "Mummy", "table": "Table screen", "watch": "Watching"}[seat]
 
 
 # -- helpers -----------------------------------------------------------------------------

@@ -18,10 +18,11 @@ from flask import Blueprint, Flask, redirect, render_template, request, session,
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from companion.service.registry import GAME_NAMES
 from companion.service.runner import addresses
-from companion.table.seats import Seats
+from companion.table.seats import WATCH, Seats, normalise_code
 
-from . import mummy_api
+from . import doors, mummy_api
 from .context import service
 from .mummy_api import current_seat, host_status, is_host, seat_name, seats
 from .payloads import seeker_names
@@ -69,48 +70,79 @@ def home() -> ResponseReturnValue:
     if token is not None:
         _remember(host=token)
         return redirect(url_for("pages.host"))
-    return render_template("landing.html", error=None)
+    return render_template("landing.html", error=_shut_out())
 
 
 @bp.post("/")
 def join_by_form() -> ResponseReturnValue:
-    return _join(request.form.get("code", ""))
+    """A typed code (the form carries the CSRF token: another site cannot post it)."""
+    return _join(request.form.get("code", ""), takeover=request.form.get("takeover") == "1")
 
 
 @bp.get("/join/<code>")
 def join(code: str) -> ResponseReturnValue:
-    return _join(code)
+    """A seat's link (its QR code): asks before it joins (a link from another site must
+    not change this device's seat)."""
+    store = seats()
+    seat, error, status = _seat_for(code)
+    if seat is None:
+        return render_template("landing.html", error=error), status
+    names = seeker_names(service().published.state.setup)
+    return render_template(
+        "join.html",
+        code=normalise_code(code),
+        name=seat_name(seat, names),
+        taken=store.held_elsewhere(seat, session.get("seat")),
+    )
 
 
-@bp.get("/leave")
+@bp.post("/join/<code>")
+def join_confirmed(code: str) -> ResponseReturnValue:
+    return _join(code, takeover=request.form.get("takeover") == "1")
+
+
+@bp.post("/leave")
 def leave() -> ResponseReturnValue:
     """Give up this device's seat (to join another one)."""
     session.pop("seat", None)
-    return redirect(url_for("pages.home"))
+    return redirect(url_for("pages.home"), code=303)
 
 
-def _join(code: str) -> ResponseReturnValue:
+def _shut_out() -> str | None:
+    """Why this device lost its seat, if it was opened on another phone."""
+    if seats().taken_over(session.get("seat")):
+        return "This seat was opened on another phone. Enter a code to join again."
+    return None
+
+
+def _seat_for(code: str) -> tuple[str | None, str | None, int]:
+    """The seat of a code, or the error to show (a wrong code counts for this address)."""
     store = seats()
     who = request.remote_addr or "?"
     now = time.monotonic()
     if store.code_guesses.locked(who, now):
-        error = "Too many wrong codes from this device: wait half a minute and try again."
-        return render_template("landing.html", error=error), 429
+        return None, "Too many wrong codes from this device: wait half a minute and try again.", 429
     table = store.table
     seat = table.seat_for_code(code) if table is not None else None
     if seat is None:
-        error = (
-            "No game is set up yet: ask the host."
-            if table is None
-            else "That code is not one of this game's: ask the host for your seat's code."
-        )
-        if table is not None:
-            store.code_guesses.failed(who, now)
-        return render_template("landing.html", error=error), 403
-    store.code_guesses.succeeded(who)
-    _remember(seat=store.binding(seat))
-    store.joined(seat)
+        if table is None:
+            return None, "No game is set up yet: ask the host.", 403
+        store.code_guesses.failed(who, now)
+        return None, "That code is not one of this game's: ask the host for your seat's code.", 403
+    return seat, None, 200
+
+
+def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
+    store = seats()
+    seat, error, status = _seat_for(code)
+    if seat is None:
+        return render_template("landing.html", error=error), status
     names = seeker_names(service().published.state.setup)
+    if store.held_elsewhere(seat, session.get("seat")) and not takeover:
+        return render_template(
+            "join.html", code=normalise_code(code), name=seat_name(seat, names), taken=True
+        )
+    _remember(seat=store.join(seat))
     return render_template("joined.html", url=_seat_url(seat), name=seat_name(seat, names))
 
 
@@ -120,6 +152,8 @@ def _remember(**values: object) -> None:
 
 
 def _seat_url(seat: str) -> str:
+    if seat == WATCH:
+        return url_for("pages.watch")
     kind = "seeker" if seat.startswith("seeker") else seat
     return url_for(SEAT_PAGES[kind])
 
@@ -149,6 +183,7 @@ def host() -> ResponseReturnValue:
         seat_qr=qr,
         seat=current_seat(),
         colours=("red", "turquoise", "blue", "violet"),
+        game_names=GAME_NAMES,
     )
 
 
@@ -156,11 +191,12 @@ def host() -> ResponseReturnValue:
 def host_pin() -> ResponseReturnValue:
     store = seats()
     now = time.monotonic()
-    token = store.host_by_pin(request.form.get("pin", ""), now)
+    who = request.remote_addr or "?"
+    token = store.host_by_pin(request.form.get("pin", ""), who, now)
     if token is None:
         error = (
-            "Too many wrong PINs: wait half a minute."
-            if store.pin_locked(now)
+            "Too many wrong PINs from this device: wait half a minute."
+            if store.pin_locked(who, now)
             else "That is not the PIN: it is in the companion's log."
         )
         return render_template("pin.html", error=error), 403
@@ -207,9 +243,15 @@ def table() -> ResponseReturnValue:
     return _seat_page("table", "table.html")
 
 
+@bp.get("/watch")
+def watch() -> ResponseReturnValue:
+    """The watching seat's page: the open games it may follow."""
+    seat = doors.need("lootnrun", "look")
+    return render_template("watch.html", seat=seat, host=is_host())
+
+
 def _seat_page(kind: str, template: str) -> ResponseReturnValue:
-    seat = current_seat()
-    if seat is None or not seat.startswith(kind):
-        return render_template("denied.html", seat=seat), 403
+    seat = doors.need("mummy", "look", kind)
+    assert seat is not None
     names = seeker_names(service().published.state.setup)
     return render_template(template, seat=seat, title=seat_name(seat, names), host=is_host())

@@ -61,9 +61,11 @@ def mummy_payload(published: Published, table: Table) -> Payload:
     # Board trouble matters to the mummy only on its own turn; during a seeker's move it
     # would flicker as a figure slides over cells and hint at the path.
     trouble = state.is_mummy_turn and not published.judgement.matches
-    ok = published.board_connected and not trouble
+    ok = published.board_connected and not trouble and published.paused is None
     board: Payload = {"connected": published.board_connected, "ok": ok, "message": None}
-    if not published.board_connected:
+    if published.paused is not None:
+        board["message"] = published.judgement.message
+    elif not published.board_connected:
         board["message"] = "The board is disconnected: the game waits until it is back."
     elif not ok:
         board["message"] = "The seekers are putting the board right."
@@ -74,7 +76,7 @@ def mummy_payload(published: Published, table: Table) -> Payload:
         "view": view,
         "steps": mummy_moves(state.maze, state.mummy, view.get("mummy_steps", [])),
         "board": board,
-        "guidance": mummy_guidance(state, table, ok),
+        "guidance": board["message"] if published.paused else mummy_guidance(state, table, ok),
         "log": _log(published, state.setup, "mummy"),
         "caught": _caught(published, state.setup),
         "options": _options(state, table),

@@ -11,9 +11,16 @@ from companion.games.mummy.views import maze_view
 from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
+from .doors import need
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
+
+
+@bp.before_request
+def _host_only() -> None:
+    """The simulated board shows every figure: it is the board itself (the host's)."""
+    need("sim", "look")
 
 
 @bp.get("")

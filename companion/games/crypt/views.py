@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import CORNER_SQUARES, CRYPT_SQUARES, GREEN_SQUARES, maze_cell, square_name, squares_of
+from .board import CORNER_SQUARES, CRYPT_SQUARES, GREEN_SQUARES, square_name, squares_of
 from .commands import Command
 from .events import Event, event_json
 from .moves import legal_moves
@@ -19,14 +19,13 @@ View = dict[str, Any]
 
 
 def board_view() -> View:
-    """The fixed board: size, files, the crypt, corner spaces, green tiles, maze cells."""
+    """The fixed board: size, files, the crypt, corner spaces, green tiles."""
     return {
         "size": 8,
         "files": "abcdefgh",
         "crypt": [square_name(s) for s in CRYPT_SQUARES],
         "corners": [square_name(s) for s in CORNER_SQUARES],
         "green": [square_name(s) for s in GREEN_SQUARES],
-        "maze_cells": {square_name(s): maze_cell(s) for s in range(64)},
     }
 
 

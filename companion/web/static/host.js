@@ -20,7 +20,17 @@ function gameLine(status) {
 function update(status) {
   const line = $("game-line");
   if (line) line.textContent = gameLine(status);
+  if (status.board && $("board-owner") && $("board-owner").dataset.active !== status.board.active_game) {
+    location.reload();  // the board changed hands from another page
+    return;
+  }
   if (!status.table) return;
+  const box = $("codes-box");
+  if (box && status.table.all_joined && !box.dataset.hidden) {
+    box.dataset.hidden = "1";  // every seat joined: the codes hide behind a tap
+    box.open = false;
+    box.querySelector("summary").textContent = "Every seat has joined: tap to show the codes";
+  }
   for (const seat of status.table.seats) {
     const item = document.querySelector(`[data-seat="${seat.seat}"] .joined`);
     if (item) {
@@ -56,6 +66,17 @@ if ($("undo")) {
   $("codes").addEventListener("click", () => {
     if (!confirm("New codes for every seat? Every phone must join again.")) return;
     post("/api/host/codes").then(() => location.reload()).catch(err => hostError("host-error", err.message));
+  });
+}
+
+for (const button of document.querySelectorAll(".give-board")) {
+  button.addEventListener("click", () => {
+    const pause = button.dataset.pause === "true";
+    if (pause && !confirm("Pause the maze game and give the board away? Every page says it is paused; " +
+                          "the game goes on when the board comes back.")) return;
+    hostError("board-error", "");
+    post("/api/host/board", {game: button.dataset.game, pause}).then(() => location.reload())
+      .catch(err => hostError("board-error", err.message));
   });
 }
 

@@ -204,6 +204,7 @@
     button.textContent = active ? "Back to the maze" : "Show on the board";
     button.classList.toggle("on", Boolean(active));
     button.setAttribute("aria-pressed", active ? "true" : "false");
+    $("maze-paused").hidden = !(view.board && view.board.maze_paused);
   }
 
   function renderTurn() {

@@ -1,0 +1,180 @@
+"""The doors of the web layer: every route asks here before it opens (the policy itself,
+who may see what, is ``companion.table.doors``).
+
+Besides the seat checks this holds the two locks every state-changing request passes:
+a request whose ``Origin`` (or, without one, ``Referer``) is another site is refused,
+and a form post must carry the session's CSRF token (JSON requests cannot be sent
+cross-site without the Origin header, and are refused without ``application/json``).
+The board changes hands here too, and only by the host: a running maze game is paused
+by it, so the host must say so (``pause``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, NoReturn
+from urllib.parse import urlsplit
+
+from flask import (
+    Flask,
+    abort,
+    current_app,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+    session,
+)
+
+from companion.service.registry import GAME_NAMES
+from companion.table.doors import Action, Game, may, may_give_board
+from companion.table.seats import Seats
+
+from .context import hub, service
+
+#: Methods that change nothing (no token, no origin check).
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
+
+
+class BoardRefused(ValueError):
+    """The board cannot change hands now; the message says why, in player words."""
+
+
+def seats() -> Seats | None:
+    store: Seats | None = current_app.extensions.get("companion.seats")
+    return store
+
+
+def current_seat() -> str | None:
+    """The seat this device's cookie binds it to, if that binding is still valid."""
+    store = seats()
+    return None if store is None else store.seat_of(session.get("seat"))
+
+
+def is_host() -> bool:
+    store = seats()
+    return store is not None and store.is_host(session.get("host"))
+
+
+def need(game: Game, action: Action, page: str = "") -> str | None:
+    """This device's seat, if it may open the door; otherwise the request ends in 403."""
+    seat = current_seat()
+    if not may(seat, is_host(), game, action, page):
+        refuse(denial(game, seat))
+    return seat
+
+
+def denial(game: Game, seat: str | None) -> str:
+    """Why a door stays shut, in words."""
+    store = seats()
+    if seat is None and store is not None and store.taken_over(session.get("seat")):
+        return "This seat was opened on another phone: ask the host for a code to come back."
+    if game in ("host", "sim"):
+        return "Only the host may do this: open the host page with the PIN."
+    if seat == "watch":
+        return "This seat watches: it cannot change the game."
+    if seat is not None:
+        return "This page is another seat's: open your own page."
+    return "This page needs the code of a seat: ask the host."
+
+
+def refuse(message: str, status: int = 403) -> NoReturn:
+    """End the request: JSON for the APIs and streams, the 'not your seat' page else."""
+    if "/api/" in request.path or request.is_json:
+        abort(make_response(jsonify({"error": message}), status))
+    page = render_template("denied.html", seat=current_seat(), message=message)
+    abort(make_response(page, status))
+
+
+# -- cross-site requests ---------------------------------------------------------------
+
+
+def csrf_token() -> str:
+    """This session's token for forms (made on first use)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(18)
+        session["csrf"] = token
+    return token
+
+
+def check_request() -> None:
+    """Refuse a state-changing request from another site, or a form without the token."""
+    if request.method in SAFE_METHODS:
+        return
+    origin = request.headers.get("Origin") or request.headers.get("Referer")
+    if origin and origin != "null":
+        parts = urlsplit(origin)
+        if (parts.netloc or "").lower() != request.host.lower():
+            refuse("This request came from another site: open the companion's own page.")
+    elif origin == "null":
+        refuse("This request came from another site: open the companion's own page.")
+    if request.mimetype in FORM_TYPES:
+        sent = request.form.get("csrf", "")
+        own = session.get("csrf")
+        if not isinstance(own, str) or not secrets.compare_digest(sent.encode(), own.encode()):
+            refuse("This form has expired: open the page again and send it from there.")
+
+
+def init_app(app: Flask) -> None:
+    """The cross-site lock on every request, and ``csrf_token()`` for the templates."""
+    app.before_request(check_request)
+    app.jinja_env.globals["csrf_token"] = csrf_token
+
+
+# -- the board -------------------------------------------------------------------------
+
+
+def maze_running() -> bool:
+    """A maze game the host set up holds the board and is not over."""
+    games = hub()
+    store = seats()
+    if games is None or games.active != "mummy" or store is None or store.table is None:
+        return False
+    return not service().published.state.is_over
+
+
+def give_board(game: str, *, pause: bool = False) -> None:
+    """The host gives the board to ``game``; a running maze game needs ``pause``.
+
+    BoardRefused (a ValueError) with the reason when it cannot; the caller checks the
+    host (``need``) before.
+    """
+    games = hub()
+    if games is None:
+        raise BoardRefused("There is no board on this companion.")
+    if game not in games.services:
+        known = ", ".join(sorted(games.services))
+        raise BoardRefused(f"There is no game {game!r} here: choose one of {known}.")
+    if not may_give_board(is_host()):
+        raise BoardRefused("Only the host gives the board to another game: open the host page.")
+    if game == games.active:
+        return
+    if maze_running() and not pause:
+        name = GAME_NAMES.get(game, game)
+        raise BoardRefused(
+            f"A maze game is on the board: giving the board to {name} pauses it. "
+            "Do it on the host page, which asks first."
+        )
+    games.activate(game)
+
+
+def board_state() -> dict[str, Any]:
+    """Who holds the board, for every game's page (and whether the maze waits)."""
+    games = hub()
+    active = games.active if games is not None else None
+    paused = None
+    if games is not None and active != "mummy" and "mummy" in games.services:
+        paused = service().paused
+    return {
+        "active_game": active,
+        "games": sorted(games.services) if games is not None else [],
+        "maze_paused": paused is not None and maze_has_table(),
+        "off_board": games.off_board() if games is not None else 0,
+    }
+
+
+def maze_has_table() -> bool:
+    store = seats()
+    return store is not None and store.table is not None

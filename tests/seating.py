@@ -1,0 +1,31 @@
+"""Joining seats and sending forms the way a phone does: open the page, send its form
+back with the page's CSRF token (shared by the page tests)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+TOKEN = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def token_of(html: str) -> str:
+    found = TOKEN.search(html)
+    assert found is not None, html[:400]
+    return found.group(1)
+
+
+def join(client: Any, code: str, *, takeover: bool = True) -> Any:
+    """Open a seat's link and confirm (taking the seat over if another phone has it)."""
+    page = client.get(f"/join/{code}")
+    assert page.status_code == 200, page.get_data(as_text=True)
+    data = {"csrf": token_of(page.get_data(as_text=True))}
+    if takeover:
+        data["takeover"] = "1"
+    return client.post(f"/join/{code}", data=data)
+
+
+def post_form(client: Any, page: str, path: str, data: dict[str, str]) -> Any:
+    """Open ``page`` and post its form to ``path`` with ``data`` and the page's token."""
+    html = client.get(page).get_data(as_text=True)
+    return client.post(path, data={**data, "csrf": token_of(html)})
