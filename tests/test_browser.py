@@ -7,6 +7,7 @@ Screenshots of each page on a phone viewport go to ``/tmp/companion-*.png``.
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
@@ -14,6 +15,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,9 +72,29 @@ class Server:
                 port = int(line.rsplit(":", 1)[1])
         assert port, "".join(self.log)
         self.url = f"http://127.0.0.1:{port}"
+        self._opener: Any = None
+
+    def _host(self) -> Any:
+        """An HTTP client holding the host's cookie (``/sim`` and the details of
+        ``/healthz`` are the host's): it opens the host page with the PIN from the log."""
+        if self._opener is None:
+            opener = urllib.request.build_opener(
+                urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+            )
+            try:
+                opener.open(self.url + "/host", timeout=5)
+            except urllib.error.HTTPError as exc:  # the PIN form (403)
+                page = exc.read().decode()
+            token = re.search(r'name="csrf" value="([^"]+)"', page)
+            pin = re.search(r"host PIN (\d{6})", "".join(self.log))
+            assert token is not None and pin is not None
+            form = urllib.parse.urlencode({"pin": pin.group(1), "csrf": token.group(1)})
+            opener.open(self.url + "/host", data=form.encode(), timeout=5)
+            self._opener = opener
+        return self._opener
 
     def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=5) as res:
+        with self._host().open(self.url + path, timeout=5) as res:
             return json.load(res)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
@@ -80,7 +103,7 @@ class Server:
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(req, timeout=5) as res:
+        with self._host().open(req, timeout=5) as res:
             return json.load(res)
 
     def toggle(self, position: int) -> None:
@@ -173,7 +196,7 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
     assert host.locator(".address .qr svg").count() == 1
     host.get_by_label("Real dice: players enter what they throw").check()
     host.get_by_role("button", name="Start the game").click()
-    expect(host.locator("#seats li")).to_have_count(4)
+    expect(host.locator("#seats li")).to_have_count(5)  # with the watching seat
     codes = {
         li.get_attribute("data-seat"): li.locator(".code").inner_text()
         for li in host.locator("#seats li").all()
@@ -190,6 +213,7 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     table.set_default_timeout(8000)
     table.goto(f"{server.url}/join/{codes['table']}")
+    table.get_by_role("button", name="Join as the Table screen").click()
     expect(table).to_have_url(server.url + "/table")
     expect(table.locator(".piece[data-colour]")).to_have_count(2)
     expect(table.locator("#guidance")).to_contain_text("Red's turn")
@@ -213,6 +237,7 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
         ),
     )
     mummy.goto(f"{server.url}/join/{codes['mummy']}")
+    mummy.get_by_role("button", name="Join as the Mummy").click()
     expect(mummy).to_have_url(server.url + "/mummy")
     expect(mummy.locator("#guidance")).to_contain_text("Red's turn")
 
@@ -224,6 +249,7 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
 
     blue = phone(browser)
     blue.goto(f"{server.url}/join/{codes['seeker1']}")
+    blue.locator("#join").click()
     expect(blue.locator("#guidance")).to_contain_text("Your turn")
     blue.get_by_role("button", name="add mummy", exact=True).click()
     for f in ["3", "3", "4", "arrow"]:
@@ -305,15 +331,22 @@ def test_physical_cards_entered_on_the_seekers_pages(server: Server, browser: An
     host.get_by_label(re.compile("Real cards")).check()
     host.get_by_role("button", name="Start a new game").click()
     expect(host.locator(".notice")).to_contain_text("entering the mission cards")
+    # Every seat joined in the first game: the codes hide behind a tap.
+    expect(host.locator("#codes-box")).not_to_have_attribute("open", "")
+    host.locator("#codes-box > summary").click()
     codes = {
         li.get_attribute("data-seat"): li.locator(".code").inner_text()
         for li in host.locator("#seats li").all()
     }
     put_figures_in_the_camp(server, 2)
 
+    # The same colours keep the seats: new phones take them over after a confirmation,
+    # and the phones of the first game are told.
     red, blue = phone(browser), phone(browser)
-    red.goto(f"{server.url}/join/{codes['seeker0']}")
-    blue.goto(f"{server.url}/join/{codes['seeker1']}")
+    for page, seat in ((red, "seeker0"), (blue, "seeker1")):
+        page.goto(f"{server.url}/join/{codes[seat]}")
+        expect(page.locator(".notice")).to_contain_text("open on another phone")
+        page.get_by_role("button", name=re.compile("Take over")).click()
     expect(red.locator("#guidance")).to_contain_text("Tap the one card of each colour")
     picks = {
         red: ["scarab", "papyrus scroll", "canopic jar", "eye of Horus", "death mask"],

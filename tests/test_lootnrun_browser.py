@@ -91,6 +91,8 @@ def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
     url, appliance = server
     shots = Path(os.environ.get("LOOTNRUN_SHOTS", tmp_path))
     anna = phone(browser)
+    anna.goto(f"{url}/")  # the first device to open the companion is the host
+    anna.wait_for_url(f"{url}/host")
     anna.goto(f"{url}/lootnrun")
 
     # A new game of three.
@@ -104,8 +106,19 @@ def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
     assert "Anna's turn" in anna.inner_text("#turn")
     assert appliance.hub.active == "lootnrun"  # the board shows the score track
 
-    # A second phone on the table follows live.
+    # A second phone on the table follows live, on the watching seat the host hands out
+    # (with a maze table set up, which keeps the board where it is).
+    seats = anna.evaluate(
+        """() => fetch('/api/host/game', {method: 'POST',
+              headers: {'Content-Type': 'application/json'},
+              body: JSON.stringify({colours: ['red']})})
+            .then((r) => r.json()).then((s) => s.table.seats)"""
+    )
+    watch = next(s["code"] for s in seats if s["seat"] == "watch")
     table = phone(browser)
+    table.goto(f"{url}/join/{watch}")
+    table.click("#join")
+    table.wait_for_url(f"{url}/watch")
     table.goto(f"{url}/lootnrun")
     table.wait_for_selector("#act-loot")
 

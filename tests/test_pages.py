@@ -273,7 +273,7 @@ def test_new_codes_shut_every_phone_out(table):
     table.new_game(["red", "blue"])
     red = table.device("seeker0")
     old = table.codes["seeker0"]
-    res = table.host.post("/api/host/codes")
+    res = table.host.post("/api/host/codes", json={})
     assert res.status_code == 200
     new = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
     assert new["seeker0"] != old
@@ -410,7 +410,7 @@ def test_the_host_can_undo(table):
     table.new_game(["red", "blue"], dice="physical")
     red = table.device("seeker0")
     red.post("/api/seeker/command", json={"cmd": "roll", "faces": FACES})
-    res = table.host.post("/api/host/undo")
+    res = table.host.post("/api/host/undo", json={})
     assert res.status_code == 200 and res.json["undone"] is True
     assert red.get("/api/seeker/state").json["view"]["phase"] == "seeker_turn"
 
@@ -488,7 +488,7 @@ def test_a_stream_tells_a_phone_shut_out_to_reload(table):
     res = red.get("/api/seeker/stream", buffered=False)
     messages = (c.decode() for c in res.response if c.startswith(b"data: "))
     assert json.loads(next(messages)[6:])["seat"] == "seeker0"
-    table.host.post("/api/host/codes")
+    table.host.post("/api/host/codes", json={})
     assert json.loads(next(messages)[6:]) == {"stale": True}
     res.close()
     assert red.get("/api/seeker/stream").status_code == 403

@@ -146,7 +146,9 @@ class Service(BoardGameLoop[Published]):
         self._post("snapshot", positions)
 
     def board_taken(self, by: str) -> None:
-        """Another game has the board (the host gave it): the game pauses until it is back."""
+        """Another game has the board (the host gave it): the game pauses until it is
+        back.  Paused at once (no command slips in before the loop publishes it)."""
+        self._paused = by
         self._post("pause", by)
 
     @property

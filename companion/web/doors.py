@@ -3,8 +3,8 @@ who may see what, is ``companion.table.doors``).
 
 Besides the seat checks this holds the two locks every state-changing request passes:
 a request whose ``Origin`` (or, without one, ``Referer``) is another site is refused,
-and a form post must carry the session's CSRF token (JSON requests cannot be sent
-cross-site without the Origin header, and are refused without ``application/json``).
+and anything but JSON (a form) must carry the session's CSRF token (a JSON request
+cannot come from another site without the browser naming it in ``Origin``).
 The board changes hands here too, and only by the host: a running maze game is paused
 by it, so the host must say so (``pause``).
 """
@@ -34,7 +34,6 @@ from .context import hub, service
 
 #: Methods that change nothing (no token, no origin check).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
 
 
 class BoardRefused(ValueError):
@@ -108,9 +107,9 @@ def check_request() -> None:
         parts = urlsplit(origin)
         if (parts.netloc or "").lower() != request.host.lower():
             refuse("This request came from another site: open the companion's own page.")
-    elif origin == "null":
+    elif origin == "null":  # a sandboxed page or a redirect from elsewhere
         refuse("This request came from another site: open the companion's own page.")
-    if request.mimetype in FORM_TYPES:
+    if request.mimetype != "application/json":
         sent = request.form.get("csrf", "")
         own = session.get("csrf")
         if not isinstance(own, str) or not secrets.compare_digest(sent.encode(), own.encode()):

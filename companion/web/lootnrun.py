@@ -55,7 +55,7 @@ from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
 
 from .context import hub, service
-from .doors import BoardRefused, give_board, is_host, need
+from .doors import BoardRefused, board_state, give_board, is_host, need
 from .stream import KEEPALIVE_S
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -102,13 +102,10 @@ def _view(
     """The service's view plus whether the board shows the score track now."""
     games = games if games is not None else hub()
     view = svc.view(published)
-    maze = None if games is None else games.services.get(MAZE)
     view["board"] = {
         "active": games is not None and games.active == KIND,
         # A maze game waits while another game has the board: every page says so.
-        "maze_paused": games is not None
-        and games.active != MAZE
-        and getattr(maze, "paused", None) is not None,
+        "maze_paused": board_state()["maze_paused"],
     }
     return view
 
