@@ -19,6 +19,7 @@ and printed beside what it is compared with, measured in the same run:
 from __future__ import annotations
 
 import http.client
+import http.cookiejar
 import json
 import os
 import re
@@ -269,9 +270,10 @@ def bench_sensors(quick: bool) -> list[Figure]:
 class _SseClient:
     """A plain HTTP client reading a server-sent-event stream; stamps every event."""
 
-    def __init__(self, host: str, port: int, path: str) -> None:
+    def __init__(self, host: str, port: int, path: str, cookie: str = "") -> None:
         self.connection = http.client.HTTPConnection(host, port, timeout=10)
-        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        headers = {"Accept": "text/event-stream", "Cookie": cookie}
+        self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
         self.events: list[tuple[float, dict[str, Any]]] = []
         self.lock = threading.Lock()
@@ -317,7 +319,8 @@ def bench_end_to_end(quick: bool) -> list[Figure]:
         port = int(server.effective_port)
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
-        client = _SseClient("127.0.0.1", port, "/sim/api/stream")
+        _, cookie = _host_session(f"http://127.0.0.1:{port}")
+        client = _SseClient("127.0.0.1", port, "/sim/api/stream", cookie)
         try:
             led, sse = _measure_e2e(app, client, 10 if quick else 60)
         finally:
@@ -412,7 +415,7 @@ def _run_companion(state_dir: str) -> tuple[subprocess.Popen[str], int, float]:
             port = int(line.rsplit(":", 1)[1])
     while True:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/sim", timeout=2) as res:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as res:
                 res.read()
                 break
         except OSError:
@@ -583,8 +586,9 @@ def bench_web(quick: bool) -> list[Figure]:
     with tempfile.TemporaryDirectory() as directory:
         proc, port, _ = _run_companion(directory)
         try:
+            opener, _ = _host_session(f"http://127.0.0.1:{port}")
             for path in _page_paths():
-                total = _page_bytes(f"http://127.0.0.1:{port}", path)
+                total = _page_bytes(opener, f"http://127.0.0.1:{port}", path)
                 if total is not None:
                     key = "web.bytes" + (path.rstrip("/").replace("/", ".") or ".root")
                     figures.append(Figure(key, total, "bytes", note=f"{path} with its assets"))
@@ -599,9 +603,19 @@ def _page_paths() -> list[str]:
     return paths
 
 
-def _page_bytes(base: str, path: str) -> int | None:
+def _host_session(base: str) -> tuple[urllib.request.OpenerDirector, str]:
+    """A client holding the host's cookie (the first device to open the companion is
+    the host; ``/sim`` opens only for it), and that cookie as a header value."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(base + "/", timeout=5) as res:
+        res.read()
+    return opener, "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
+def _page_bytes(opener: urllib.request.OpenerDirector, base: str, path: str) -> int | None:
     try:
-        with urllib.request.urlopen(base + path, timeout=5) as res:
+        with opener.open(base + path, timeout=5) as res:
             if res.status != 200:
                 return None
             html = res.read()
@@ -610,7 +624,7 @@ def _page_bytes(base: str, path: str) -> int | None:
     total = len(html)
     for asset in sorted(set(re.findall(rb'(?:src|href)="(/[^"#?]+)"', html))):
         try:
-            with urllib.request.urlopen(base + asset.decode(), timeout=5) as res:
+            with opener.open(base + asset.decode(), timeout=5) as res:
                 total += len(res.read())
         except OSError:
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import http.cookiejar
 import json
 import os
 import signal
@@ -49,16 +50,23 @@ def test_run_serves_healthz_and_the_simulator_and_stops_cleanly_on_sigterm(tmp_p
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as res:
             assert res.status == 200
+            assert json.load(res) == {"status": "ok"}  # the details are the host's
+        # The first device to open the companion is the host: /sim and the details open.
+        jar = http.cookiejar.CookieJar()
+        host = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        host.open(f"http://127.0.0.1:{port}/", timeout=5).read()
+        with host.open(f"http://127.0.0.1:{port}/healthz", timeout=5) as res:
             status = json.load(res)
         assert status["status"] == "ok"
         assert status["game"]["phase"] == "seeker_turn"
         assert status["board"] == {"connected": True, "matches": True}
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/sim", timeout=5) as res:
+        with host.open(f"http://127.0.0.1:{port}/sim", timeout=5) as res:
             assert b"Board simulator" in res.read()
+        cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
         assert any("board simulator: http://localhost" in line for line in lines)
         # A page with a live stream open must not hold up the shutdown.
         stream = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        stream.request("GET", "/sim/api/stream")
+        stream.request("GET", "/sim/api/stream", headers={"Cookie": cookie})
         assert stream.getresponse().status == 200
     finally:
         asked = time.monotonic()
