@@ -8,7 +8,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,15 +86,6 @@ class Table:
         self.appliance.mock_board.lift(home)
         self.appliance.mock_board.place(to)
         wait_until(lambda: service.game.current.phase is Phase.SEEKER_CARD)
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    appliance = start(tmp_path)
-    try:
-        yield Table(appliance)
-    finally:
-        appliance.close()
 
 
 def error(res: Any) -> str:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,20 +15,11 @@ import pytest
 from companion.games.mummy.commands import Roll
 from companion.service.loop import ServiceError
 from tests.seating import join, post_form, token_of
-from tests.test_pages import Table, start, wait_until
+from tests.test_pages import Table, wait_until
 
 #: Doors anyone may knock on: the start page, the join links, the host's PIN form,
 #: leaving a seat, the health check and the static files.
 OPEN_DOORS = {"/", "/join/<code>", "/host", "/leave", "/healthz", "/static/<path:filename>"}
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    appliance = start(tmp_path)
-    try:
-        yield Table(appliance)
-    finally:
-        appliance.close()
 
 
 def doors(table: Table) -> list[tuple[str, str]]:

@@ -360,26 +360,14 @@ class Service(BoardGameLoop[Published]):
 
     def _publish(self, events: list[Event]) -> None:
         published = self._snapshot(self._published.version + 1, events)
+        waiting = None  # the game waits for the board: nothing on it is judged a move
         if published.paused is not None:
-            published = replace(
-                published,
-                judgement=replace(
-                    published.judgement,
-                    matches=False,
-                    command=None,
-                    message=paused_words(published.paused),
-                ),
-            )
+            waiting = paused_words(published.paused)
         elif not published.board_connected:
-            published = replace(
-                published,
-                judgement=replace(
-                    published.judgement,
-                    matches=False,
-                    command=None,
-                    message="The board is disconnected: the game waits until it is back.",
-                ),
-            )
+            waiting = "The board is disconnected: the game waits until it is back."
+        if waiting is not None:
+            judgement = replace(published.judgement, matches=False, command=None, message=waiting)
+            published = replace(published, judgement=judgement)
         self._hold_placement(published.judgement.command)
         self._set_published(published)
 

@@ -46,15 +46,6 @@ def seats() -> Seats:
     return store
 
 
-def current_seat() -> str | None:
-    """The seat this device's cookie binds it to, if that binding is still valid."""
-    return seats().seat_of(session.get("seat"))
-
-
-def is_host() -> bool:
-    return seats().is_host(session.get("host"))
-
-
 def _need(kind: str) -> tuple[str, Table]:
     """This device's seat of ``kind`` ("mummy", "seeker", "table") and the table, or 403."""
     seat = doors.need("mummy", "look", kind)

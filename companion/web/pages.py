@@ -24,7 +24,8 @@ from companion.table.seats import WATCH, Seats, normalise_code
 
 from . import doors, mummy_api
 from .context import service
-from .mummy_api import current_seat, host_status, is_host, seat_name, seats
+from .doors import current_seat, is_host
+from .mummy_api import host_status, seat_name, seats
 from .payloads import seeker_names
 
 log = logging.getLogger(__name__)

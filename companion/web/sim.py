@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, jsonify, render_template, request, session
 from flask.typing import ResponseReturnValue
 
 from companion.games.mummy.views import maze_view
 from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
-from .doors import need
+from .doors import is_host, need, seats
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
@@ -19,7 +19,14 @@ bp = Blueprint("sim", __name__, url_prefix="/sim")
 
 @bp.before_request
 def _host_only() -> None:
-    """The simulated board shows every figure: it is the board itself (the host's)."""
+    """The simulated board shows every figure: it is the board itself (the host's).
+    Opened first on a fresh companion (``make run``), it makes its device the host."""
+    if not is_host():
+        store = seats()
+        token = store.claim_host() if store is not None else None
+        if token is not None:
+            session.permanent = True
+            session["host"] = token
     need("sim", "look")
 
 
