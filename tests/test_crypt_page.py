@@ -113,7 +113,9 @@ def test_commands_wait_for_the_board_to_be_put_right(client, appliance):
 
 
 def test_a_request_that_is_not_json_is_refused(client):
-    response = client.post("/crypt/api/command", data="kind=pass")
+    response = client.post("/crypt/api/command", data="kind=pass")  # no CSRF token
+    assert response.status_code == 403 and "form has expired" in response.get_json()["error"]
+    response = client.post("/crypt/api/command", data="[1]", content_type="application/json")
     assert response.status_code == 400 and response.get_json()["error"] == "send a JSON object"
 
 

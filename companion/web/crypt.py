@@ -93,6 +93,7 @@ def _door() -> None:
 def _board_state() -> dict[str, Any]:
     board = board_state()
     board["plays_crypt"] = board["active_game"] == "crypt"
+    board["host"] = is_host()  # the page offers the board's buttons to the host only
     return board
 
 

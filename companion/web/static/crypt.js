@@ -190,8 +190,9 @@ function renderBoardUse(b) {
   $("board-game").textContent = mine ? "The board plays Into the Crypt: lay the crypt sheet over the maze."
     : (b.active_game ? `The board plays ${b.active_game === "mummy" ? "the mummy maze" : b.active_game}.`
                      : "No board is connected.");
-  $("play-here").hidden = mine || !b.active_game;
-  $("back-to-maze").hidden = !mine || !b.games.includes("mummy");
+  // Only the host gives the board away (a running maze game then asks on the host page).
+  $("play-here").hidden = mine || !b.active_game || !b.host;
+  $("back-to-maze").hidden = !mine || !b.games.includes("mummy") || !b.host;
 }
 
 let setupFilled = false;
