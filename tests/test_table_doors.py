@@ -230,3 +230,31 @@ def test_throttle_failures_count_until_the_lock_expires():
     throttle.failed("a", now + 2)
     assert throttle.locked("a", now + 3) and not throttle.locked("b", now + 3)
     assert not throttle.locked("a", now + 12.5)
+
+
+@pytest.mark.parametrize("path", ["/crypt/api/stream", "/lootnrun/api/stream"])
+def test_an_open_games_stream_ends_when_its_seat_is_gone(table, path):
+    """New codes shut every phone out: an open stream of an open game ends too.  (Read
+    in this thread, as a server does: Flask's stream context belongs to one thread.)"""
+    table.new_game(["red", "blue"])
+    mummy = table.device("mummy")
+    stream = mummy.get(path, buffered=False)
+    assert stream.status_code == 200
+
+    def new_codes() -> None:
+        time.sleep(0.3)
+        assert table.host.post("/api/host/codes", json={}).status_code == 200
+
+    started = time.monotonic()
+    threading.Thread(target=new_codes, daemon=True).start()
+    chunks = []
+    for chunk in stream.response:  # ends when the stream does
+        chunks.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        assert time.monotonic() - started < 10, "the stream went on without a seat"
+    stream.close()
+    assert any("data:" in c for c in chunks)
+    assert time.monotonic() - started < 10, "the stream went on without a seat"
+    assert (
+        mummy.get(path.replace("stream", "view" if "lootnrun" in path else "state")).status_code
+        == 403
+    )

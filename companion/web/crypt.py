@@ -57,7 +57,7 @@ from companion.service.loop import ServiceError
 from companion.service.registry import GAME_NAMES
 
 from .context import hub
-from .doors import BoardRefused, board_state, give_board, is_host, need
+from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
 
@@ -270,12 +270,14 @@ def stream() -> ResponseReturnValue:
     start = request.headers.get("Last-Event-ID", "")
     version = int(start) if start.isdigit() else -1
 
+    still_open = keeper("crypt")
+
     def generate() -> Iterator[str]:
         nonlocal version
         owner = games.active
         idle = 0.0
         published = service.published
-        while not service.closing:
+        while not service.closing and still_open():
             if published.version != version or games.active != owner:
                 version, owner, idle = published.version, games.active, 0.0
                 view = _view(published)

@@ -12,6 +12,7 @@ by it, so the host must say so (``pause``).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
@@ -62,6 +63,20 @@ def need(game: Game, action: Action, page: str = "") -> str | None:
     if not may(seat, is_host(), game, action, page):
         refuse(denial(game, seat))
     return seat
+
+
+def keeper(game: Game) -> Callable[[], bool]:
+    """For a live stream: whether this device may still look (its seat taken over, new
+    codes, or the host's cookie gone end the stream), checked without the request."""
+    store = seats()
+    seat_cookie, host_cookie = session.get("seat"), session.get("host")
+
+    def still_open() -> bool:
+        if store is None:
+            return False
+        return may(store.seat_of(seat_cookie), store.is_host(host_cookie), game, "look")
+
+    return still_open
 
 
 def denial(game: Game, seat: str | None) -> str:

@@ -55,7 +55,7 @@ from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
 
 from .context import hub, service
-from .doors import BoardRefused, board_state, give_board, is_host, need
+from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .stream import KEEPALIVE_S
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -279,9 +279,10 @@ def stream() -> ResponseReturnValue:
     svc = _service()
     maze = service()
     make = _view_maker(svc, hub())
+    still_open = keeper("lootnrun")
 
     def closing() -> bool:
-        return svc.closing or bool(getattr(maze, "closing", False))
+        return svc.closing or bool(getattr(maze, "closing", False)) or not still_open()
 
     def generate() -> Iterator[str]:
         yield "retry: 2000\n\n"
