@@ -258,3 +258,22 @@ def test_an_open_games_stream_ends_when_its_seat_is_gone(table, path):
         mummy.get(path.replace("stream", "view" if "lootnrun" in path else "state")).status_code
         == 403
     )
+
+
+def test_a_game_without_a_sheet_hears_nothing_of_the_figures(table):
+    """While Loot N Run holds the board (a paused maze game left its figures), lifting
+    and placing figures publishes nothing on its pages: no rhythm of moves to count."""
+    table.new_game(["red", "blue"])
+    given = table.host.post("/api/host/board", json={"game": "lootnrun", "pause": True})
+    assert given.status_code == 200
+    lootnrun = table.appliance.hub.service("lootnrun")
+    wait_until(lambda: table.appliance.hub.active == "lootnrun")
+    time.sleep(0.3)
+    before = lootnrun.published.version
+    board = table.appliance.mock_board
+    for position in sorted(board.occupied):
+        board.lift(position)
+    board.place(0)
+    time.sleep(0.5)  # longer than the debounce: the changes have reached the hub
+    assert table.appliance.hub.off_board() == 1
+    assert lootnrun.published.version == before

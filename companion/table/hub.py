@@ -117,8 +117,8 @@ class GameHub:
             active = self.services[kind]
         if own:
             active.occupancy(change)
-        else:  # only the count of figures off this board changed
-            active.set_occupied(visible)
+        elif sheet:  # only the count of figures off this board changed (a game with no
+            active.set_occupied(visible)  # sheet, Loot N Run, shows none: it hears nothing)
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         with self._lock:
