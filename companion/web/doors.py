@@ -86,6 +86,8 @@ def denial(game: Game, seat: str | None) -> str:
         return "This seat was opened on another phone: ask the host for a code to come back."
     if game in ("host", "sim"):
         return "Only the host may do this: open the host page with the PIN."
+    if seat == "watch" and game == "mummy":
+        return "This seat watches Loot N Run and the crypt: the maze's pages are its players'."
     if seat == "watch":
         return "This seat watches: it cannot change the game."
     if seat is not None:
