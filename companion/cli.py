@@ -13,7 +13,7 @@ from companion.board.config import ConfigError, load_config
 from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import RecordError, replay
-from companion.games.mummy.simulate import play_game, setup_for, summarise
+from companion.games.mummy.simulate import play_fast, setup_for, summarise
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.mazes import load_maze
@@ -230,7 +230,7 @@ def _simulate(args: argparse.Namespace) -> int:
     results = []
     started = time.perf_counter()
     for i in range(args.games):
-        results.append(play_game(setup_for(maze, args.seekers, args.seed + i, options)))
+        results.append(play_fast(setup_for(maze, args.seekers, args.seed + i, options)))
     elapsed = time.perf_counter() - started
     summary = summarise(results, args.seekers)
     out = {

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from .commands import Command
 from .engine import apply, new_game
+from .events import Event
+from .fast import FastGame
 from .maze import Maze
 from .players import MummyBot, SeekerBot
 from .state import FigureColour, Options, Setup, State
@@ -46,7 +49,8 @@ def play_game(
     seeker: Callable[[State], Command] | None = None,
     check: Callable[[State], None] | None = None,
 ) -> GameResult:
-    """Play one complete game; ``check`` is called on every state (for invariants)."""
+    """Play one complete game with the reference engine; ``check`` is called on every
+    state (for invariants)."""
     state, events = new_game(setup)
     seeker_choose = seeker or SeekerBot(setup.maze).choose
     mummy = MummyBot(setup)
@@ -64,6 +68,47 @@ def play_game(
         if check is not None:
             check(state)
     return GameResult(state, tuple(commands))
+
+
+def play_fast(setup: Setup, mummy: MummyPlayer | None = None) -> GameResult:
+    """Play one complete game on the fast path (``fast.FastGame``) between the seeker
+    bots and ``mummy`` (default: the self-play :class:`MummyBot`)."""
+    state, events = new_game(setup)
+    game = FastGame(state)
+    seeker_choose = SeekerBot(setup.maze).choose
+    player = mummy or BotMummy(setup)
+    player.observe(events)
+    commands: list[Command] = []
+    append = commands.append
+    while game.winner is None and len(commands) < MAX_COMMANDS:
+        command = player.decide(game) if game.is_mummy_turn else seeker_choose(game)
+        events = game.apply(command)
+        append(command)
+        player.observe(events)
+    return GameResult(game.freeze(), tuple(commands))
+
+
+class MummyPlayer(Protocol):
+    """A mummy in self-play: told every event (it keeps only what it may see), asked
+    for a command on its turns."""
+
+    def observe(self, events: list[Event]) -> None: ...
+
+    def decide(self, game: FastGame) -> Command: ...
+
+
+class BotMummy:
+    """The self-play :class:`MummyBot`, fed the mummy's events and its own move only."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.bot = MummyBot(setup)
+        self.exactly = setup.options.mummy_moves_exactly
+
+    def observe(self, events: list[Event]) -> None:
+        self.bot.observe([e for e in events if not e.secret_from_mummy])
+
+    def decide(self, game: FastGame) -> Command:
+        return self.bot.choose(game.phase, game.mummy, game.steps_left, self.exactly)
 
 
 @dataclass(frozen=True)
