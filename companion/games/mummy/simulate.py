@@ -6,14 +6,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from .commands import Command
+from .commands import Command, EndMummyMove, MummyStep, RollMummyDie
+from .computer import ComputerMummy, Level, computer_seed
 from .engine import apply, new_game
 from .events import Event
 from .fast import FastGame
 from .maze import Maze
 from .players import MummyBot, SeekerBot
-from .state import FigureColour, Options, Setup, State
-from .views import visible_events
+from .state import FigureColour, Options, Phase, Setup, State
+from .views import mummy_view, visible_events
 
 #: Safety stop: a game longer than this many commands is reported as unfinished.
 MAX_COMMANDS = 20_000
@@ -97,6 +98,70 @@ class MummyPlayer(Protocol):
     def decide(self, game: FastGame) -> Command: ...
 
 
+class ComputerPlayer:
+    """The computer mummy in self-play: it is handed the mummy's view and events only."""
+
+    def __init__(self, setup: Setup, level: Level) -> None:
+        self.computer = ComputerMummy(
+            setup.maze,
+            tuple(tuple(c.value for c in figs) for figs in setup.seekers),
+            level,
+            seed=computer_seed(setup.seed),
+            exactly=setup.options.mummy_moves_exactly,
+        )
+
+    def observe(self, events: list[Event]) -> None:
+        self.computer.observe(visible_events(events, "mummy"))
+
+    def decide(self, game: FastGame) -> Command:
+        return self.computer.choose(mummy_view(game.freeze()))
+
+
+class OmniscientMummy:
+    """The upper-bound reference: it sees every figure and hunts the nearest one.
+    Never offered at the table."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.maze = setup.maze
+        self.exactly = setup.options.mummy_moves_exactly
+
+    def observe(self, events: list[Event]) -> None:
+        """It needs no events: it reads the game."""
+
+    def decide(self, game: FastGame) -> Command:
+        if game.phase is Phase.MUMMY_ROLL:
+            return RollMummyDie()
+        maze = self.maze
+        mummy = game.mummy
+        seekers = [p for p in game.positions if 0 <= p < maze.cell_count]
+        if maze.is_cell(mummy):
+            firsts = maze.adjacent[mummy]
+        else:
+            firsts = tuple(o.cell for o in maze.openings(mummy))
+        best: tuple[int, int] | None = None
+        for target in seekers:
+            dist = maze.distances_from(target)
+            for first in firsts:
+                if dist[first] >= 0 and (best is None or dist[first] < best[0]):
+                    best = (dist[first], first)
+        if best is None:
+            return EndMummyMove() if not self.exactly else MummyStep(firsts[0])
+        return MummyStep(best[1])
+
+
+#: The mummies ``companion simulate --mummy`` can put against the seeker bots.
+MUMMIES = ("easy", "normal", "hard", "bot", "omniscient")
+
+
+def mummy_player(kind: str, setup: Setup) -> MummyPlayer:
+    """A self-play mummy by name (see MUMMIES)."""
+    if kind == "bot":
+        return BotMummy(setup)
+    if kind == "omniscient":
+        return OmniscientMummy(setup)
+    return ComputerPlayer(setup, Level(kind))
+
+
 class BotMummy:
     """The self-play :class:`MummyBot`, fed the mummy's events and its own move only."""
 
@@ -120,6 +185,21 @@ class Summary:
     unfinished: int
     mean_rounds: float
     mean_commands: float
+
+    def mummy_rate(self) -> tuple[float, float, float]:
+        """The mummy's win rate with its 95 % confidence interval (Wilson score)."""
+        return wilson(self.mummy_wins, self.games)
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float, float]:
+    """A rate and its Wilson score interval: (rate, low, high)."""
+    if games == 0:
+        return 0.0, 0.0, 1.0
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((rate * (1 - rate) / games + z * z / (4 * games * games)) ** 0.5)
+    half /= 1 + z * z / games
+    return rate, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def summarise(results: list[GameResult], seekers: int) -> Summary:
