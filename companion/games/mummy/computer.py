@@ -30,6 +30,7 @@ from .dice import next_random
 from .engine import RuleError
 from .events import (
     Event,
+    MummyMoved,
     MummyMoveStarted,
     Resolved,
     SeekerCaught,
@@ -55,6 +56,8 @@ class Level(enum.Enum):
     HARD = "hard"
 
 
+#: How sharply seekers are assumed to head for their treasures (normal and hard).
+AIM = float(__import__("os").environ.get("AIM", "1.0"))
 #: Paths the plan search may look at per decision (keeps think time bounded).
 MAX_PATHS = 3000
 #: Hard: how many of normal's best plans it looks ahead on, over how many sampled worlds.
@@ -89,7 +92,7 @@ class ComputerMummy:
         self.seed = seed & _MASK64
         self.exactly = exactly
         self.owner = tuple(i for i, figs in enumerate(figures) for _ in figs)
-        self.belief = Belief(maze, self.owner, aim=0.0 if level is Level.EASY else 1.0)
+        self.belief = Belief(maze, self.owner, aim=0.0 if level is Level.EASY else AIM)
         self._setup = Setup(
             maze=maze,
             seekers=tuple(tuple(FigureColour(c) for c in figs) for figs in figures),
@@ -118,9 +121,15 @@ class ComputerMummy:
                 self._forced = self._forced and not event.forced
             elif isinstance(event, MummyMoveStarted):
                 self._plan, self._planned = [], False
+            elif isinstance(event, MummyMoved):
+                if self._plan and self._plan[0] == event.to:
+                    self._plan.pop(0)
+                else:  # someone else moved the mummy: plan again from where it is
+                    self._plan, self._planned = [], False
 
     def choose(self, view: MummySight) -> Command:
-        """The mummy's next command, from its view (on the mummy's turn only)."""
+        """The mummy's next command, from its view (on the mummy's turn only).  Asking
+        again before the command is played gives the same command."""
         phase = view["phase"]
         if phase == Phase.MUMMY_ROLL.value:
             return RollMummyDie()
@@ -131,7 +140,7 @@ class ComputerMummy:
             self._plan = self._make_plan(view)
             self._planned = True
         if self._plan:
-            return MummyStep(self._plan.pop(0))
+            return MummyStep(self._plan[0])
         if self.exactly and int(view["steps_left"]) > 0:
             return MummyStep(self._any_step(int(view["mummy"])))
         return EndMummyMove()
