@@ -3,6 +3,7 @@ only), and the deduction aid never knows more than the mummy may."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,6 @@ from companion.games.mummy.players import RandomSeekerBot
 from companion.games.mummy.simulate import setup_for
 from companion.games.mummy.state import Options, Phase, Setup, State
 from companion.games.mummy.views import mummy_view, visible_events
-
-import pytest
 
 
 def _computer(setup: Setup, level: Level) -> ComputerMummy:

@@ -57,7 +57,7 @@ class Level(enum.Enum):
 
 
 #: How sharply seekers are assumed to head for their treasures (normal and hard).
-AIM = float(__import__("os").environ.get("AIM", "1.0"))
+AIM = 0.5
 #: Paths the plan search may look at per decision (keeps think time bounded).
 MAX_PATHS = 3000
 #: Hard: how many of normal's best plans it looks ahead on, over how many sampled worlds.
