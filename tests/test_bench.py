@@ -14,6 +14,13 @@ from companion.cli import main
 EXPECTED = {
     "engine.legal_destinations_per_s": True,
     "engine.self_play_games_per_s": False,
+    "engine.fast_games_per_s": True,
+    "mummy.think_p99.easy": False,
+    "mummy.learn_p99.easy": False,
+    "mummy.learn_p99.normal": False,
+    "mummy.learn_p99.hard": False,
+    "mummy.think_p99.normal": False,
+    "mummy.think_p99.hard": False,
     "sensors.scan_p50": True,
     "sensors.scan_p99": False,
     "sensors.event_latency_p50": False,

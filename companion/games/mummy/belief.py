@@ -24,7 +24,7 @@ from .events import (
     SeekerOut,
     SeekerSkipped,
 )
-from .maze import Colour, Maze, mask_cells
+from .maze import DIRECTIONS, Colour, Maze, mask_cells
 from .moves import arrow_mask
 
 #: Probabilities below this are dropped (the exact set of possible cells keeps them).
@@ -192,10 +192,19 @@ class Belief:
 
     def _early(self, node: int, blocked: int) -> int:
         """Cells an arrow slide from ``node`` passes (where another figure could stop it)."""
-        if not self.maze.is_cell(node):
-            return 0
+        maze = self.maze
+        if maze.is_cell(node):
+            starts = [(node, ray) for ray in self._rays[node]]
+        else:  # from a room: out through an opening, then straight on
+            starts = [
+                (o.cell, maze.rays[o.cell][DIRECTIONS.index(o.side.opposite)])
+                for o in maze.openings(node)
+                if not (blocked >> o.cell) & 1
+            ]
         out = 0
-        for ray in self._rays[node]:
+        for first, ray in starts:
+            if first != node:
+                out |= 1 << first
             for cell in ray:
                 if (blocked >> cell) & 1:
                     break

@@ -39,6 +39,7 @@ from .events import (
 )
 from .fast import FastGame
 from .maze import Colour, Maze, Treasure
+from .particles import Guesses
 from .players import SeekerBot
 from .state import FigureColour, MummyMoveKind, Options, Phase, Setup, State
 
@@ -98,6 +99,8 @@ class ComputerMummy:
             seekers=tuple(tuple(FigureColour(c) for c in figs) for figs in figures),
             options=Options(mummy_moves_exactly=exactly),
         )
+        #: Hard also guesses each seeker's cards (see particles.py).
+        self.guesses = Guesses(maze, self.owner, self.seed) if level is Level.HARD else None
         self._seen = 0
         self._plan: list[int] = []
         self._planned = False
@@ -110,6 +113,8 @@ class ComputerMummy:
         """The mummy's events, in order (each command's visible events)."""
         events = list(events)
         self.belief.observe(events)  # refuses a secret event
+        if self.guesses is not None:
+            self.guesses.observe(events)
         for event in events:
             self._seen += 1
             if isinstance(event, TurnStarted):
@@ -167,9 +172,9 @@ class ComputerMummy:
         """Step sequences (up to ``steps`` long, no cell twice), best first, scored by the
         chance of a catch on the way and how close the end is to the likely seekers."""
         maze = self.maze
-        belief = self.belief
         weight = self._weights(view)
-        catch_at = {n: min(1.0, p) for n, p in self._weighted_mass(weight).items()}
+        probs = self._probs()
+        catch_at = {n: min(1.0, p) for n, p in _weighted_mass(probs, weight).items()}
         reach = 3 + int(view["dice_out"]) + 3  # an average die plus the dice lying out
         end_values: dict[int, float] = {}
 
@@ -178,9 +183,9 @@ class ComputerMummy:
             if value is None:
                 dist = maze.distances_from(cell)
                 value = 0.0
-                for f, probs in enumerate(belief.prob):
+                for f, figure_probs in enumerate(probs):
                     w = weight[f]
-                    for node, p in probs.items():
+                    for node, p in figure_probs.items():
                         if node < maze.cell_count:
                             d = dist[node]
                         else:
@@ -228,12 +233,16 @@ class ComputerMummy:
         seekers = view["seekers"]
         return [1.0 + 0.2 * (5 - min(5, int(seekers[owner]["cards_left"]))) for owner in self.owner]
 
-    def _weighted_mass(self, weight: list[float]) -> dict[int, float]:
-        total: dict[int, float] = {}
-        for f, probs in enumerate(self.belief.prob):
-            for node, p in probs.items():
-                total[node] = total.get(node, 0.0) + p * weight[f]
-        return total
+    def _probs(self) -> list[dict[int, float]]:
+        """Per figure, how likely it is on each node (hard: from its guesses of cards)."""
+        if self.guesses is None:
+            return self.belief.prob
+        out = []
+        for f, possible in enumerate(self.belief.possible):
+            where = {n: p for n, p in self.guesses.where(f).items() if (possible >> n) & 1}
+            total = sum(where.values())
+            out.append({n: p / total for n, p in where.items()} if total else self.belief.prob[f])
+        return out
 
     def _padded(self, path: list[int], steps: int) -> list[int]:
         """A path made exactly ``steps`` long by stepping back and forth at its end."""
@@ -281,14 +290,20 @@ class ComputerMummy:
         maze = self.maze
         positions: list[int] = []
         taken: set[int] = set()
-        for probs in self.belief.prob:
+        guessed: dict[int, frozenset[int]] = {}
+        for f, probs in enumerate(self._probs()):
             if not probs:
                 positions.append(-1)
                 continue
             node = -1
             for _ in range(6):
                 value, rng = next_random(rng)
-                node = _draw(probs, value)
+                guess = self.guesses.draw(f, value) if self.guesses is not None else None
+                if guess is not None and (self.belief.possible[f] >> guess[0]) & 1:
+                    node = guess[0]
+                    guessed.setdefault(self.owner[f], guess[1])
+                else:
+                    node = _draw(probs, value)
                 if node not in taken or not maze.is_cell(node):
                     break
             if node in taken and maze.is_cell(node):
@@ -299,7 +314,11 @@ class ComputerMummy:
         played_cells = {int(t["cell"]) for s in seekers for t in s["played"]}
         free = [t for t in maze.treasures if t.cell not in played_cells]
         hands: list[tuple[Treasure, ...]] = []
-        for seeker in seekers:
+        for index, seeker in enumerate(seekers):
+            cards = guessed.get(index)
+            if cards is not None and all(c not in played_cells for c in cards):
+                hands.append(tuple(maze.treasure_by_cell[c] for c in sorted(cards)))
+                continue
             hand: list[Treasure] = []
             for colour, count in seeker["card_colours"].items():
                 pool = [t for t in free if t.colour is Colour(colour)]
@@ -372,6 +391,14 @@ class ComputerMummy:
             if 0 <= node < maze.cell_count and 0 <= dist[node] <= reach:
                 near = max(near, 1.0 - dist[node] / (reach + 1))
         return caught + 0.7 * near
+
+
+def _weighted_mass(probs: list[dict[int, float]], weight: list[float]) -> dict[int, float]:
+    total: dict[int, float] = {}
+    for f, figure_probs in enumerate(probs):
+        for node, p in figure_probs.items():
+            total[node] = total.get(node, 0.0) + p * weight[f]
+    return total
 
 
 def _draw(probs: dict[int, float], value: int) -> int:

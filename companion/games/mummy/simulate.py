@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from .commands import Command, EndMummyMove, MummyStep, RollMummyDie
 from .computer import ComputerMummy, Level, computer_seed
@@ -114,7 +114,12 @@ class ComputerPlayer:
         self.computer.observe(visible_events(events, "mummy"))
 
     def decide(self, game: FastGame) -> Command:
-        return self.computer.choose(mummy_view(game.freeze()))
+        return self.computer.choose(self.view(game))
+
+    @staticmethod
+    def view(game: FastGame) -> dict[str, Any]:
+        """What the mummy's page would receive now."""
+        return mummy_view(game.freeze())
 
 
 class OmniscientMummy:
