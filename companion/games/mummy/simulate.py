@@ -9,7 +9,15 @@ from typing import Any, Protocol
 from .commands import Command, EndMummyMove, MummyStep, RollMummyDie
 from .computer import ComputerMummy, Level, computer_seed
 from .engine import apply, new_game
-from .events import Event
+from .events import (
+    Announced,
+    CardPlayed,
+    Event,
+    MummyMoved,
+    MummyMoveStarted,
+    SeekerCaught,
+    SeekerOut,
+)
 from .fast import FastGame
 from .maze import Maze
 from .players import MummyBot, SeekerBot
@@ -167,6 +175,10 @@ def mummy_player(kind: str, setup: Setup) -> MummyPlayer:
     return ComputerPlayer(setup, Level(kind))
 
 
+#: The events the self-play MummyBot learns from.
+LEARNED = frozenset({Announced, CardPlayed, SeekerCaught, SeekerOut, MummyMoved, MummyMoveStarted})
+
+
 class BotMummy:
     """The self-play :class:`MummyBot`, fed the mummy's events and its own move only."""
 
@@ -175,7 +187,10 @@ class BotMummy:
         self.exactly = setup.options.mummy_moves_exactly
 
     def observe(self, events: list[Event]) -> None:
-        self.bot.observe([e for e in events if not e.secret_from_mummy])
+        # Only the kinds of event the bot learns from (none of them secret).
+        learned = [e for e in events if type(e) in LEARNED]
+        if learned:
+            self.bot.observe(learned)
 
     def decide(self, game: FastGame) -> Command:
         return self.bot.choose(game.phase, game.mummy, game.steps_left, self.exactly)
