@@ -16,9 +16,11 @@ import pytest
 from companion.board.render import MUMMY_COLOUR
 from companion.games.mummy.maze import parse_cell_name
 from companion.service.journal import Journal
-from tests.test_browser import CHROMIUM, Server, phone, shot, sync_api, wait
+from tests.test_browser import CHROMIUM, Server, browser, phone, shot, sync_api, wait
 
 assert CHROMIUM.exists()
+
+__all__ = ["browser"]  # the module's fixture, shared with the other browser tests
 
 #: The running companion's state directory (its journal).
 STATE: list[Path] = []
@@ -30,16 +32,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server = Server(STATE[0])
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
-        )
-        yield browser
-        browser.close()
 
 
 class LedWatch:

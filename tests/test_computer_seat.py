@@ -3,9 +3,6 @@ real SQLite journal, the LEDs; paced steps, a restart in the middle of its move.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from companion.games.mummy.commands import MummyStep
 from companion.games.mummy.computer import ComputerMummy, Level, computer_seed
 from companion.games.mummy.engine import apply, new_game
@@ -17,15 +14,7 @@ from companion.games.mummy.views import mummy_view, visible_events
 from companion.mazes import load_maze
 from companion.service.autoplay import play_game
 from companion.service.journal import Journal
-from tests.test_service import start
-
-
-def wait_until(check: Callable[[], object], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        time.sleep(0.005)
+from tests.test_service import start, wait_until
 
 
 def test_the_computer_mummy_plays_a_whole_game_step_by_step_on_the_leds(tmp_path):
@@ -88,7 +77,7 @@ def test_a_restart_in_the_middle_of_its_move_resumes_with_the_same_steps(tmp_pat
         assert app.service.game.current == states[cut]
         assert app.computer is not None
         app.computer.configure("hard", aid=False, pace_s=0.0)
-        wait_until(lambda: not app.service.game.current.is_mummy_turn)
+        wait_until(lambda: not app.service.game.current.is_mummy_turn, timeout=10.0)
         stored = app.journal.load(game)
         played = [command_from_json(c, maze) for c in stored.commands]
         rest = len(played) - cut
