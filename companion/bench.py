@@ -173,9 +173,9 @@ def bench_engine(quick: bool) -> list[Figure]:
         play_game(setup_for(maze, 4, seed))
     games_per_s = games / (time.perf_counter() - started)
     started = time.perf_counter()
-    for seed in range(games):
-        play_fast(setup_for(maze, 4, seed))
+    played = [play_fast(setup_for(maze, 4, seed)) for seed in range(games)]
     fast_games_per_s = games / (time.perf_counter() - started)
+    replay_apply, replay_fast = _replay_rates(played)
     return [
         Figure(
             "engine.legal_destinations_per_s",
@@ -193,8 +193,37 @@ def bench_engine(quick: bool) -> list[Figure]:
             "the same games on engine.apply",
             note="4 seekers, bots, fast path",
         ),
+        Figure(
+            "engine.fast_replay_games_per_s",
+            replay_fast,
+            "games/s",
+            replay_apply,
+            "the same commands on engine.apply",
+            note="the engine alone: recorded 4-seeker games played again",
+        ),
         *bench_think_time(quick),
     ]
+
+
+def _replay_rates(played: list[Any]) -> tuple[float, float]:
+    """Games a second when only the engine works: each game's commands played again on
+    ``engine.apply`` and on the fast path."""
+    from companion.games.mummy.engine import apply, new_game
+    from companion.games.mummy.fast import FastGame
+
+    started = time.perf_counter()
+    for result in played:
+        state, _ = new_game(result.state.setup)
+        for command in result.commands:
+            state, _ = apply(state, command)
+    slow = len(played) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for result in played:
+        game = FastGame(new_game(result.state.setup)[0])
+        for command in result.commands:
+            game.apply(command)
+    fast = len(played) / (time.perf_counter() - started)
+    return slow, fast
 
 
 def bench_think_time(quick: bool) -> list[Figure]:

@@ -15,6 +15,7 @@ EXPECTED = {
     "engine.legal_destinations_per_s": True,
     "engine.self_play_games_per_s": False,
     "engine.fast_games_per_s": True,
+    "engine.fast_replay_games_per_s": True,
     "mummy.think_p99.easy": False,
     "mummy.learn_p99.easy": False,
     "mummy.learn_p99.normal": False,
