@@ -177,3 +177,35 @@ def test_a_whole_game_against_the_computer_mummy(server: Server, browser: Any) -
     it = iter(leds.cells)
     assert all(any(cell == seen for seen in it) for cell in steps), (steps, leds.cells)
     expect(table.locator("#log")).to_contain_text("The mummy")
+
+
+def test_the_deduction_aid_on_the_mummys_page(server: Server, browser: Any) -> None:
+    expect = sync_api.expect
+    pin = re.search(r"host PIN (\d{6})", "".join(server.log))
+    assert pin is not None
+    host = phone(browser)
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.goto(server.url + "/host")
+    host.get_by_label(re.compile("Enter the host PIN")).fill(pin.group(1))
+    host.get_by_role("button", name="Open the host page").click()
+    host.get_by_label("Played by a person").check()
+    host.get_by_label(re.compile("Deduction aid")).check()
+    host.get_by_role("button", name="Start a new game").click()
+    expect(host.locator("#seats li")).to_have_count(3)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    put_board_right(server)
+    mummy, seeker = phone(browser), phone(browser)
+    mummy.goto(f"{server.url}/join/{codes['mummy']}")
+    seeker.goto(f"{server.url}/join/{codes['seeker0']}")
+    expect(mummy.locator("#aid")).to_contain_text("0 cells")
+    for _ in range(40):  # until the first figure has moved
+        seeker_step(server, seeker)
+        if call(seeker, "/api/seeker/state")["view"]["phase"] == "seeker_card":
+            break
+    expect(mummy.locator(".aid rect")).not_to_have_count(0)
+    counts = mummy.locator("#aid .aid-count").all_inner_texts()
+    assert len(counts) == 2 and re.search(r"[1-9]\d* cells?", counts[0]), counts
+    shot(mummy, "mummy-aid")
