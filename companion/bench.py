@@ -43,6 +43,10 @@ TARGETS = {
     "end_to_end.sse_p99": "within 1.5x of the floor",
     "service.idle_cpu": "under 2% of one core",
     "service.rss_after_game": "under 60 MB",
+    "engine.fast_games_per_s": "at least 500 games/s",
+    "mummy.think_p99.easy": "within 200 ms",
+    "mummy.think_p99.normal": "within 200 ms",
+    "mummy.think_p99.hard": "within 200 ms",
 }
 
 
@@ -124,7 +128,7 @@ def bench_engine(quick: bool) -> list[Figure]:
     from companion.games.mummy.engine import apply, new_game
     from companion.games.mummy.moves import legal_destinations
     from companion.games.mummy.players import MummyBot, RandomSeekerBot
-    from companion.games.mummy.simulate import play_game, setup_for
+    from companion.games.mummy.simulate import play_fast, play_game, setup_for
     from companion.games.mummy.views import visible_events
     from companion.mazes import load_maze
 
@@ -169,6 +173,10 @@ def bench_engine(quick: bool) -> list[Figure]:
     for seed in range(games):
         play_game(setup_for(maze, 4, seed))
     games_per_s = games / (time.perf_counter() - started)
+    started = time.perf_counter()
+    played = [play_fast(setup_for(maze, 4, seed)) for seed in range(games)]
+    fast_games_per_s = games / (time.perf_counter() - started)
+    replay_apply, replay_fast = _replay_rates(played)
     return [
         Figure(
             "engine.legal_destinations_per_s",
@@ -178,7 +186,102 @@ def bench_engine(quick: bool) -> list[Figure]:
             "breadth-first reference",
         ),
         Figure("engine.self_play_games_per_s", games_per_s, "games/s", note="4 seekers, bots"),
+        Figure(
+            "engine.fast_games_per_s",
+            fast_games_per_s,
+            "games/s",
+            games_per_s,
+            "the same games on engine.apply",
+            note="4 seekers, bots, fast path",
+        ),
+        Figure(
+            "engine.fast_replay_games_per_s",
+            replay_fast,
+            "games/s",
+            replay_apply,
+            "the same commands on engine.apply",
+            note="the engine alone: recorded 4-seeker games played again",
+        ),
+        *bench_think_time(quick),
     ]
+
+
+def _replay_rates(played: list[Any]) -> tuple[float, float]:
+    """Games a second when only the engine works: each game's commands played again on
+    ``engine.apply`` and on the fast path."""
+    from companion.games.mummy.engine import apply, new_game
+    from companion.games.mummy.fast import FastGame
+
+    started = time.perf_counter()
+    for result in played:
+        state, _ = new_game(result.state.setup)
+        for command in result.commands:
+            state, _ = apply(state, command)
+    slow = len(played) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for result in played:
+        game = FastGame(new_game(result.state.setup)[0])
+        for command in result.commands:
+            game.apply(command)
+    fast = len(played) / (time.perf_counter() - started)
+    return slow, fast
+
+
+def bench_think_time(quick: bool) -> list[Figure]:
+    """How long each level of the computer mummy thinks per decision (one core)."""
+    from companion.games.mummy.computer import Level
+    from companion.games.mummy.simulate import ComputerPlayer, play_fast, setup_for
+    from companion.mazes import load_maze
+
+    maze, _ = load_maze(None)
+    figures = []
+    for level in Level:
+        times: list[float] = []
+        learning: list[float] = []
+        for seed in range(3 if quick else 20):
+            setup = setup_for(maze, 4, 70_000 + seed)
+            player = ComputerPlayer(setup, level)
+            timed = _TimedDecisions(player, times, learning)
+            play_fast(setup, timed)
+        figures.append(
+            Figure(
+                f"mummy.learn_p99.{level.value}",
+                percentile(learning, 99) * 1000,
+                "ms",
+                note="taking in one command's events (on the seekers' turns)",
+            )
+        )
+        figures.append(
+            Figure(
+                f"mummy.think_p99.{level.value}",
+                percentile(times, 99) * 1000,
+                "ms",
+                note=f"{len(times)} decisions, 4 seekers, "
+                f"mean {1000 * sum(times) / len(times):.2f} ms",
+            )
+        )
+    return figures
+
+
+class _TimedDecisions:
+    """A self-play mummy that notes how long each of its decisions took."""
+
+    def __init__(self, player: Any, times: list[float], learning: list[float]) -> None:
+        self.player = player
+        self.times = times
+        self.learning = learning
+
+    def observe(self, events: Any) -> None:
+        started = time.perf_counter()
+        self.player.observe(events)
+        self.learning.append(time.perf_counter() - started)
+
+    def decide(self, game: Any) -> Any:
+        view = self.player.view(game)
+        started = time.perf_counter()
+        command = self.player.computer.choose(view)
+        self.times.append(time.perf_counter() - started)
+        return command
 
 
 # -- sensors ----------------------------------------------------------------------------

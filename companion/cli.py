@@ -13,7 +13,7 @@ from companion.board.config import ConfigError, load_config
 from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import RecordError, replay
-from companion.games.mummy.simulate import play_game, setup_for, summarise
+from companion.games.mummy.simulate import MUMMIES, mummy_player, play_fast, setup_for, summarise
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.mazes import load_maze
@@ -78,6 +78,13 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
     sim.add_argument("--exact", action="store_true", help="the mummy must use all its steps")
+    sim.add_argument(
+        "--mummy",
+        choices=MUMMIES,
+        default="bot",
+        help="the mummy against the seeker bots: the computer mummy's levels, the "
+        "self-play bot, or the omniscient reference (default: bot)",
+    )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_simulate)
 
@@ -230,13 +237,18 @@ def _simulate(args: argparse.Namespace) -> int:
     results = []
     started = time.perf_counter()
     for i in range(args.games):
-        results.append(play_game(setup_for(maze, args.seekers, args.seed + i, options)))
+        setup = setup_for(maze, args.seekers, args.seed + i, options)
+        results.append(play_fast(setup, mummy_player(args.mummy, setup)))
     elapsed = time.perf_counter() - started
     summary = summarise(results, args.seekers)
+    rate, low, high = summary.mummy_rate()
     out = {
+        "mummy": args.mummy,
         "games": summary.games,
         "seekers": summary.seekers,
         "mummy_wins": summary.mummy_wins,
+        "mummy_win_rate": round(rate, 4),
+        "mummy_win_rate_95": [round(low, 4), round(high, 4)],
         "seeker_wins": summary.seeker_wins,
         "unfinished": summary.unfinished,
         "mean_rounds": round(summary.mean_rounds, 2),
@@ -249,7 +261,10 @@ def _simulate(args: argparse.Namespace) -> int:
         return 0
     n = summary.games
     print(f"{n} games, {args.seekers} seeker(s), maze {maze.name!r}, seeds {args.seed}..")
-    print(f"mummy won {summary.mummy_wins} ({100 * summary.mummy_wins / n:.0f}%)")
+    print(
+        f"mummy ({args.mummy}) won {summary.mummy_wins} ({100 * rate:.1f}%, "
+        f"95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+    )
     print(f"seekers won {summary.seeker_wins} ({100 * summary.seeker_wins / n:.0f}%)")
     if summary.unfinished:
         print(f"unfinished: {summary.unfinished}")

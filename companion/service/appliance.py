@@ -31,6 +31,7 @@ from companion.table.hub import GameHub, GameService
 
 from .journal import Journal
 from .loop import ServiceError
+from .mummy_computer import ComputerSeat
 from .mummy_service import Service
 from .mummy_tracker import BoardMap
 from .registry import game_factories
@@ -170,9 +171,11 @@ class Appliance(Closing):
     factory: Any = None
     serial_board: SerialBoard | None = None
     chimes: Chimes | None = None
+    computer: ComputerSeat | None = None
 
     def close(self) -> None:
         for step in (
+            self._close_computer,
             self.sensors.close,
             self.hub.close,
             self.lights.close,
@@ -184,6 +187,10 @@ class Appliance(Closing):
                 step()
             except Exception:
                 log.exception("while shutting down")
+
+    def _close_computer(self) -> None:
+        if self.computer is not None:
+            self.computer.close()
 
     def _close_controls(self) -> None:
         if self.chimes is not None:
@@ -272,6 +279,7 @@ def build(
         config, service, hub, sensors, lights, journal, mock_board, pixels, buttons, buzzer, factory
     )
     appliance.serial_board = serial_board
+    appliance.computer = ComputerSeat(service)
     if buzzer is not None:
         appliance.chimes = Chimes(service, buzzer)
     if mock_board is not None:
@@ -286,6 +294,7 @@ def build(
             game.start()
         if appliance.chimes is not None:
             appliance.chimes.start()
+        appliance.computer.start()
         sensors.start()
         lights.start()
     return appliance

@@ -51,6 +51,11 @@ def play_game(app: Appliance, colours: list[str], max_commands: int = 5000) -> i
         if not service.published.judgement.matches:
             put_board_right(app)
             continue
+        if state.is_mummy_turn and app.computer is not None and app.computer.level is not None:
+            # The computer plays the mummy's seat: wait for its move.
+            version = service.published.version
+            service.wait_for_change(version, 1.0)
+            continue
         if state.is_mummy_turn:
             command = mummy_bot.choose(state.phase, state.mummy, state.steps_left, False)
             events = service.submit("mummy", command)

@@ -107,6 +107,9 @@ class TableOptions:
     hints: bool = True  # seekers may light the cells their die can reach
     exact: bool = False  # the mummy must use every step
     treasures: bool = True  # the mummy's page shows the treasures
+    computer: str = ""  # "": a person plays the mummy; else the computer's level
+    aid: bool = False  # the mummy's page shows where each seeker can still be
+    pace: float = 0.5  # seconds between the computer mummy's steps
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
@@ -116,12 +119,24 @@ class TableOptions:
             raise ValueError("Dice are virtual or physical.")
         if cards not in ("digital", "physical"):
             raise ValueError("Mission cards are digital or physical.")
+        computer = str(data.get("computer", "") or "")
+        if computer not in ("", "easy", "normal", "hard"):
+            raise ValueError("The computer mummy plays easy, normal or hard.")
+        try:
+            pace = float(data.get("pace", 0.5))
+        except (TypeError, ValueError):
+            raise ValueError("The computer mummy's pace is seconds a step, like 0.5.") from None
+        if not 0 <= pace <= 5:
+            raise ValueError("The computer mummy's pace is 0 to 5 seconds a step.")
         return cls(
             dice=dice,
             cards=cards,
             hints=bool(data.get("hints", True)),
             exact=bool(data.get("exact", False)),
             treasures=bool(data.get("treasures", True)),
+            computer=computer,
+            aid=bool(data.get("aid", False)),
+            pace=pace,
         )
 
 
@@ -152,8 +167,11 @@ class Table:
 
     @property
     def all_joined(self) -> bool:
-        """Every playing seat has a device (the host page then hides the codes)."""
-        return all(seat in self.joined for seat in self.seats if seat != WATCH)
+        """Every playing seat has a device (the host page then hides the codes).
+
+        The mummy's seat needs none while the computer plays it."""
+        idle = {WATCH, "mummy"} if self.options.computer else {WATCH}
+        return all(seat in self.joined for seat in self.seats if seat not in idle)
 
     def seat_for_code(self, code: str) -> str | None:
         """The seat whose code this is (compared in constant time)."""

@@ -18,6 +18,11 @@ def appliance() -> Any:
     return current_app.extensions["companion.appliance"]
 
 
+def computer_seat() -> Any:
+    """The computer in the mummy's seat (``ComputerSeat``), or None without an appliance."""
+    return getattr(appliance(), "computer", None)
+
+
 def hub() -> Any:
     """The game hub (all games on this board), or None without an appliance."""
     app = appliance()

@@ -25,7 +25,7 @@ from companion.service.mummy_service import Published
 from companion.table.seats import Seats, Table, TableOptions, check_colours
 
 from . import doors
-from .context import service
+from .context import computer_seat, service
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
@@ -66,7 +66,8 @@ def _error(exc: HTTPException) -> ResponseReturnValue:
 @bp.get("/mummy/state")
 def mummy_state() -> ResponseReturnValue:
     _, table = _need("mummy")
-    return jsonify(mummy_payload(service().published, table))
+    seat = computer_seat()
+    return jsonify(mummy_payload(service().published, table, _aid(seat, table)))
 
 
 @bp.post("/mummy/command")
@@ -75,13 +76,22 @@ def mummy_command() -> ResponseReturnValue:
     data = _body()
     if data.get("cmd") not in MUMMY_COMMANDS:
         abort(400, "The mummy rolls its die, steps and ends its move.")
-    return _submit("mummy", data, table, lambda p: mummy_payload(p, table))
+    seat = computer_seat()
+    if seat is not None and seat.level is not None:
+        abort(409, "The computer plays the mummy in this game.")
+    return _submit("mummy", data, table, lambda p: mummy_payload(p, table, _aid(seat, table)))
 
 
 @bp.get("/mummy/stream")
 def mummy_stream() -> ResponseReturnValue:
     _need("mummy")
-    return _live(lambda p, t: mummy_payload(p, t), "mummy")
+    seat = computer_seat()
+    return _live(lambda p, t: mummy_payload(p, t, _aid(seat, t)), "mummy")
+
+
+def _aid(seat: Any, table: Table) -> Payload | None:
+    """The deduction aid for the mummy's page, only when the host turned it on."""
+    return seat.aid_payload() if seat is not None and table.options.aid else None
 
 
 # -- a seeker ----------------------------------------------------------------------------
@@ -194,7 +204,14 @@ def host_game() -> ResponseReturnValue:
         store.bump()
     svc.hints = options.hints
     svc.physical_dice = options.dice == "physical"
+    seat_computer(computer_seat(), options)
     return jsonify(host_status())
+
+
+def seat_computer(seat: Any, options: TableOptions) -> None:
+    """Give the mummy's seat to the computer (or back to a person) and set the aid."""
+    if seat is not None:
+        seat.configure(options.computer or None, aid=options.aid, pace_s=options.pace)
 
 
 @bp.post("/host/codes")

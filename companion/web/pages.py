@@ -46,6 +46,8 @@ def init_app(app: Flask) -> None:
     if store.table is not None:
         svc.hints = store.table.options.hints
         svc.physical_dice = store.table.options.dice == "physical"
+        appliance = app.extensions.get("companion.appliance")
+        mummy_api.seat_computer(getattr(appliance, "computer", None), store.table.options)
     app.extensions["companion.seats"] = store
     app.register_blueprint(bp)
     app.register_blueprint(mummy_api.bp)

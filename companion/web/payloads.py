@@ -52,8 +52,9 @@ LOG_EVENTS = 30
 # -- the seats' payloads --------------------------------------------------------------
 
 
-def mummy_payload(published: Published, table: Table) -> Payload:
-    """The mummy's page: the mummy's view, public events and its controls; no seeker."""
+def mummy_payload(published: Published, table: Table, aid: Payload | None = None) -> Payload:
+    """The mummy's page: the mummy's view, public events and its controls; no seeker.
+    ``aid``: the deduction aid (sent only when the host turned it on)."""
     state: State = published.state
     if table.dealing:
         return dealing_payload(published, table, "mummy")
@@ -69,7 +70,7 @@ def mummy_payload(published: Published, table: Table) -> Payload:
         board["message"] = "The board is disconnected: the game waits until it is back."
     elif not ok:
         board["message"] = "The seekers are putting the board right."
-    return {
+    payload = {
         "role": "mummy",
         "stage": "playing",
         "names": seeker_names(state.setup),
@@ -81,6 +82,9 @@ def mummy_payload(published: Published, table: Table) -> Payload:
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
     }
+    if aid is not None and table.options.aid:
+        payload["aid"] = aid
+    return payload
 
 
 def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
@@ -409,6 +413,7 @@ def _options(state: State, table: Table) -> Payload:
     return {
         "dice": table.options.dice,
         "hints": table.options.hints,
+        "computer": table.options.computer or None,
         "exact": state.setup.options.mummy_moves_exactly,
         "mummy_die_faces": sorted(set(state.setup.options.mummy_die_faces)),
     }

@@ -60,6 +60,7 @@ from .state import (
     Options,
     Phase,
     Setup,
+    Situation,
     State,
     Winner,
 )
@@ -282,7 +283,7 @@ def _play_card(state: State, command: Command, events: Events) -> State:
     return _end_seeker_turn(state, events)
 
 
-def playable_card(state: State) -> Treasure | None:
+def playable_card(state: Situation) -> Treasure | None:
     """The card the figure whose turn it is may play now, if any."""
     if state.phase is not Phase.SEEKER_CARD:
         return None

@@ -275,13 +275,29 @@ class Maze:
 
     def slide(self, cell: int, direction: Direction, blocked: int) -> int:
         """The last cell before the next obstacle going straight from ``cell``."""
-        table = self.neighbour_table
-        i = _INDEX[direction]
-        while True:
-            nxt = table[cell][i]
-            if nxt < 0 or (blocked >> nxt) & 1:
+        for nxt in self.rays[cell][_INDEX[direction]]:
+            if (blocked >> nxt) & 1:
                 return cell
             cell = nxt
+        return cell
+
+    @cached_property
+    def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per cell and direction (DIRECTIONS order), the open cells straight ahead up to
+        the first wall, nearest first."""
+        table = self.neighbour_table
+        rays = []
+        for cell in range(self.cell_count):
+            per_direction = []
+            for i in range(len(DIRECTIONS)):
+                ray = []
+                nxt = table[cell][i]
+                while nxt >= 0:
+                    ray.append(nxt)
+                    nxt = table[nxt][i]
+                per_direction.append(tuple(ray))
+            rays.append(tuple(per_direction))
+        return tuple(rays)
 
     # -- distances (for hints and automatic players) -----------------------------
     def distances_from(self, node: int) -> tuple[int, ...]:

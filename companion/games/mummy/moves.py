@@ -6,11 +6,11 @@ Pure queries on a state; pages and LEDs use them to show hints, the engine to ju
 from __future__ import annotations
 
 from .dice import MOVE_FACES, Face
-from .maze import DIRECTIONS, Maze, mask_cells
-from .state import State
+from .maze import Maze, mask_cells
+from .state import Situation, State
 
 
-def destinations_mask(state: State, figure: int, face: Face) -> int:
+def destinations_mask(state: Situation, figure: int, face: Face) -> int:
     """Bit mask of the grid cells where ``figure`` may end a move with ``face``."""
     # The hottest query of the engine: plain int comparisons, no enum lookups.
     maze = state.setup.maze
@@ -33,9 +33,13 @@ def destinations_mask(state: State, figure: int, face: Face) -> int:
 def arrow_mask(maze: Maze, node: int, blocked: int) -> int:
     """Ends of the straight slides from ``node`` up to the next obstacle (at least one cell)."""
     result = 0
-    if maze.is_cell(node):
-        for d in DIRECTIONS:
-            end = maze.slide(node, d, blocked)
+    if node < maze.cell_count:
+        for ray in maze.rays[node]:
+            end = node
+            for nxt in ray:
+                if (blocked >> nxt) & 1:
+                    break
+                end = nxt
             if end != node:
                 result |= 1 << end
         return result
@@ -45,17 +49,17 @@ def arrow_mask(maze: Maze, node: int, blocked: int) -> int:
     return result
 
 
-def legal_destinations(state: State, figure: int, face: Face) -> list[int]:
+def legal_destinations(state: Situation, figure: int, face: Face) -> list[int]:
     """The cells where ``figure`` may end a move with ``face``, in cell order."""
     return mask_cells(destinations_mask(state, figure, face))
 
 
-def movable_faces(state: State, figure: int) -> list[Face]:
+def movable_faces(state: Situation, figure: int) -> list[Face]:
     """The move faces (1-4, arrow) that ``figure`` could move from where it stands."""
     return [f for f in MOVE_FACES if destinations_mask(state, figure, f)]
 
 
-def can_move_at_all(state: State, figure: int) -> bool:
+def can_move_at_all(state: Situation, figure: int) -> bool:
     """False when no die (1, 2, 3, 4, arrow) could move the figure: it is skipped."""
     return any(destinations_mask(state, figure, f) for f in MOVE_FACES)
 

@@ -33,7 +33,7 @@ from .events import (
 )
 from .maze import Maze, mask_cells
 from .moves import arrow_mask, destinations_mask
-from .state import Phase, Setup, State
+from .state import Phase, Setup, Situation, State
 
 
 class SeekerBot:
@@ -46,7 +46,7 @@ class SeekerBot:
         self._rolls_this_turn = 0
         self._target = -1
 
-    def choose(self, state: State) -> Command:
+    def choose(self, state: Situation) -> Command:
         phase = state.phase
         if phase is Phase.SEEKER_TURN:
             self._rolls_this_turn = 0
@@ -62,7 +62,7 @@ class SeekerBot:
             return PlayCard() if playable_card(state) else EndTurn()
         raise ValueError(f"the seeker bot does not play in phase {phase.value}")
 
-    def _pick(self, state: State) -> Command:
+    def _pick(self, state: Situation) -> Command:
         maze = self.maze
         figure = state.figure
         hand = state.hands[state.seeker]

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from .commands import Command
+from .commands import Command, EndMummyMove, MummyStep, RollMummyDie
+from .computer import ComputerMummy, Level, computer_seed
 from .engine import apply, new_game
+from .events import (
+    Announced,
+    CardPlayed,
+    Event,
+    MummyMoved,
+    MummyMoveStarted,
+    SeekerCaught,
+    SeekerOut,
+)
+from .fast import FastGame
 from .maze import Maze
 from .players import MummyBot, SeekerBot
-from .state import FigureColour, Options, Setup, State
-from .views import visible_events
+from .state import FigureColour, Options, Phase, Setup, State
+from .views import mummy_view, visible_events
 
 #: Safety stop: a game longer than this many commands is reported as unfinished.
 MAX_COMMANDS = 20_000
@@ -46,7 +58,8 @@ def play_game(
     seeker: Callable[[State], Command] | None = None,
     check: Callable[[State], None] | None = None,
 ) -> GameResult:
-    """Play one complete game; ``check`` is called on every state (for invariants)."""
+    """Play one complete game with the reference engine; ``check`` is called on every
+    state (for invariants)."""
     state, events = new_game(setup)
     seeker_choose = seeker or SeekerBot(setup.maze).choose
     mummy = MummyBot(setup)
@@ -66,6 +79,123 @@ def play_game(
     return GameResult(state, tuple(commands))
 
 
+def play_fast(setup: Setup, mummy: MummyPlayer | None = None) -> GameResult:
+    """Play one complete game on the fast path (``fast.FastGame``) between the seeker
+    bots and ``mummy`` (default: the self-play :class:`MummyBot`)."""
+    state, events = new_game(setup)
+    game = FastGame(state)
+    seeker_choose = SeekerBot(setup.maze).choose
+    player = mummy or BotMummy(setup)
+    player.observe(events)
+    commands: list[Command] = []
+    append = commands.append
+    while game.winner is None and len(commands) < MAX_COMMANDS:
+        command = player.decide(game) if game.is_mummy_turn else seeker_choose(game)
+        events = game.apply(command)
+        append(command)
+        player.observe(events)
+    return GameResult(game.freeze(), tuple(commands))
+
+
+class MummyPlayer(Protocol):
+    """A mummy in self-play: told every event (it keeps only what it may see), asked
+    for a command on its turns."""
+
+    def observe(self, events: list[Event]) -> None: ...
+
+    def decide(self, game: FastGame) -> Command: ...
+
+
+class ComputerPlayer:
+    """The computer mummy in self-play: it is handed the mummy's view and events only."""
+
+    def __init__(self, setup: Setup, level: Level) -> None:
+        self.computer = ComputerMummy(
+            setup.maze,
+            tuple(tuple(c.value for c in figs) for figs in setup.seekers),
+            level,
+            seed=computer_seed(setup.seed),
+            exactly=setup.options.mummy_moves_exactly,
+        )
+
+    def observe(self, events: list[Event]) -> None:
+        self.computer.observe(visible_events(events, "mummy"))
+
+    def decide(self, game: FastGame) -> Command:
+        return self.computer.choose(self.view(game))
+
+    @staticmethod
+    def view(game: FastGame) -> dict[str, Any]:
+        """What the mummy's page would receive now."""
+        return mummy_view(game.freeze())
+
+
+class OmniscientMummy:
+    """The upper-bound reference: it sees every figure and hunts the nearest one.
+    Never offered at the table."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.maze = setup.maze
+        self.exactly = setup.options.mummy_moves_exactly
+
+    def observe(self, events: list[Event]) -> None:
+        """It needs no events: it reads the game."""
+
+    def decide(self, game: FastGame) -> Command:
+        if game.phase is Phase.MUMMY_ROLL:
+            return RollMummyDie()
+        maze = self.maze
+        mummy = game.mummy
+        seekers = [p for p in game.positions if 0 <= p < maze.cell_count]
+        if maze.is_cell(mummy):
+            firsts = maze.adjacent[mummy]
+        else:
+            firsts = tuple(o.cell for o in maze.openings(mummy))
+        best: tuple[int, int] | None = None
+        for target in seekers:
+            dist = maze.distances_from(target)
+            for first in firsts:
+                if dist[first] >= 0 and (best is None or dist[first] < best[0]):
+                    best = (dist[first], first)
+        if best is None:
+            return EndMummyMove() if not self.exactly else MummyStep(firsts[0])
+        return MummyStep(best[1])
+
+
+#: The mummies ``companion simulate --mummy`` can put against the seeker bots.
+MUMMIES = ("easy", "normal", "hard", "bot", "omniscient")
+
+
+def mummy_player(kind: str, setup: Setup) -> MummyPlayer:
+    """A self-play mummy by name (see MUMMIES)."""
+    if kind == "bot":
+        return BotMummy(setup)
+    if kind == "omniscient":
+        return OmniscientMummy(setup)
+    return ComputerPlayer(setup, Level(kind))
+
+
+#: The events the self-play MummyBot learns from.
+LEARNED = frozenset({Announced, CardPlayed, SeekerCaught, SeekerOut, MummyMoved, MummyMoveStarted})
+
+
+class BotMummy:
+    """The self-play :class:`MummyBot`, fed the mummy's events and its own move only."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.bot = MummyBot(setup)
+        self.exactly = setup.options.mummy_moves_exactly
+
+    def observe(self, events: list[Event]) -> None:
+        # Only the kinds of event the bot learns from (none of them secret).
+        learned = [e for e in events if type(e) in LEARNED]
+        if learned:
+            self.bot.observe(learned)
+
+    def decide(self, game: FastGame) -> Command:
+        return self.bot.choose(game.phase, game.mummy, game.steps_left, self.exactly)
+
+
 @dataclass(frozen=True)
 class Summary:
     games: int
@@ -75,6 +205,21 @@ class Summary:
     unfinished: int
     mean_rounds: float
     mean_commands: float
+
+    def mummy_rate(self) -> tuple[float, float, float]:
+        """The mummy's win rate with its 95 % confidence interval (Wilson score)."""
+        return wilson(self.mummy_wins, self.games)
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float, float]:
+    """A rate and its Wilson score interval: (rate, low, high)."""
+    if games == 0:
+        return 0.0, 0.0, 1.0
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((rate * (1 - rate) / games + z * z / (4 * games * games)) ** 0.5)
+    half /= 1 + z * z / games
+    return rate, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def summarise(results: list[GameResult], seekers: int) -> Summary:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Protocol
 
 from .dice import Face
 from .maze import Maze, Treasure
@@ -193,3 +194,33 @@ class State:
 
 
 _FIELDS = frozenset(f.name for f in fields(State))
+
+
+class Situation(Protocol):
+    """What the legal-move queries and the seeker bots read of a game: a :class:`State`,
+    or the mutable game of the fast simulation path (``fast.FastGame``)."""
+
+    @property
+    def setup(self) -> Setup: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def figure(self) -> int: ...
+    @property
+    def positions(self) -> Sequence[int]: ...
+    @property
+    def mummy(self) -> int: ...
+    @property
+    def hands(self) -> Sequence[Sequence[Treasure]]: ...
+    @property
+    def dice_out(self) -> int: ...
+    @property
+    def roll(self) -> Sequence[Face]: ...
+    @property
+    def may_resolve(self) -> bool: ...
+    @property
+    def announced(self) -> Face | None: ...
+    @property
+    def seeker(self) -> int: ...
+    @property
+    def maze(self) -> Maze: ...

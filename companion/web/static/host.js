@@ -51,6 +51,9 @@ $("setup").addEventListener("submit", ev => {
     exact: form.querySelector("input[name=exact]").checked,
     treasures: form.querySelector("input[name=treasures]").checked,
     hints: form.querySelector("input[name=hints]").checked,
+    computer: form.querySelector("input[name=computer]:checked").value,
+    pace: Number(form.querySelector("input[name=pace]").value || 0.5),
+    aid: form.querySelector("input[name=aid]").checked,
   };
   if ($("game-line") && !confirm("Start a new game? The game now on the board ends.")) return;
   hostError("setup-error", "");

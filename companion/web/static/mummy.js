@@ -27,6 +27,7 @@ function render(data) {
   renderControls(data);
   const moving = v.phase === "mummy_moving";
   board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step"});
+  renderAid(data.aid);
   $("dice-out").textContent = v.dice_out ? `Mummy dice lying out: ${v.dice_out}` : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
@@ -74,6 +75,32 @@ function renderControls(data) {
   if (!data.options.exact) {
     actions.append(button("End the move here", () => send({cmd: "end_mummy_move"})));
   }
+}
+
+// The deduction aid: per seeker figure a stripe of its colour on every cell where it
+// can still be, stronger where it more likely is, and a count per colour.
+function renderAid(aid) {
+  const box = $("aid");
+  if (board.aidLayer) board.aidLayer.remove();
+  board.aidLayer = null;
+  box.hidden = !aid;
+  if (!aid) return;
+  const layer = svgEl("g", {class: "aid", "pointer-events": "none"});
+  const n = aid.figures.length;
+  aid.figures.forEach((f, i) => {
+    f.cells.forEach((cell, k) => {
+      const r = board.drawn.cells[cell];
+      svgEl("rect", {x: +r.getAttribute("x") + i * CELL / n, y: +r.getAttribute("y"),
+                     width: CELL / n, height: CELL, fill: COLOURS[f.colour],
+                     "fill-opacity": 0.12 + 0.5 * f.shade[k], "data-colour": f.colour}, layer);
+    });
+  });
+  board.drawn.svg.insertBefore(layer, board.litLayer);
+  board.aidLayer = layer;
+  box.replaceChildren(el("span", {class: "dice-label"}, "Can still be on:"),
+    ...aid.figures.map(f => el("span", {class: "aid-count", "data-colour": f.colour},
+      el("span", {class: "dot", style: `--c: ${COLOURS[f.colour]}`}),
+      ` ${f.count} ${f.count === 1 ? "cell" : "cells"}`)));
 }
 
 fetch("/api/mummy/state", {credentials: "same-origin"}).then(r => r.json()).then(render);

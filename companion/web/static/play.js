@@ -191,7 +191,8 @@ function renderPlayers(box, payload) {
       s.played.length ? el("span", {class: "played"}, "Played: " + s.played.map(t => `${t.colour} ${t.name}`).join(", ")) : null));
   });
   box.append(el("div", {class: "player mummy-row" + (view.turn == null && !view.winner ? " turn" : "")},
-    el("span", {class: "who"}, el("span", {class: "dot big", style: "--c: var(--accent)"}), " Mummy"),
+    el("span", {class: "who"}, el("span", {class: "dot big", style: "--c: var(--accent)"}),
+       payload.options && payload.options.computer ? ` Mummy (the computer, ${payload.options.computer})` : " Mummy"),
     el("span", {class: "ankhs"}, `\u2625 ${view.mummy_ankhs} of ${view.mummy_needs}`)));
 }
 

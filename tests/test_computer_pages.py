@@ -1,0 +1,68 @@
+"""The host page's computer-mummy and deduction-aid options through the API (Flask's
+test client on the simulated board)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.test_pages import Table, error, table, wait_until
+
+__all__ = ["table"]  # the fixture
+
+
+def test_the_deduction_aid_is_off_by_default_and_then_nothing_of_it_is_sent(table: Table):
+    table.new_game(["red", "blue"])
+    mummy = table.device("mummy")
+    state = mummy.get("/api/mummy/state").json
+    assert "aid" not in state
+    assert "aid" not in json.dumps(state) and '"shade"' not in json.dumps(state)
+
+
+def test_the_deduction_aid_shows_where_each_seeker_can_still_be(table: Table):
+    table.new_game(["red", "blue"], aid=True)
+    red, mummy = table.device("seeker0"), table.device("mummy")
+    aid = mummy.get("/api/mummy/state").json["aid"]
+    assert [f["colour"] for f in aid["figures"]] == ["red", "blue"]
+    assert [f["count"] for f in aid["figures"]] == [0, 0]  # both on the start field
+    state = red.post("/api/seeker/command", json={"cmd": "roll", "faces": None}).json["state"]
+    face = next(iter(state["view"]["roll"]), None)
+    if face is None:
+        return  # five mummies: nothing was announced
+    state = red.post("/api/seeker/command", json={"cmd": "announce", "face": face}).json["state"]
+    where = state["view"]["legal_destinations"]
+    table.move(where[0])
+    aid = mummy.get("/api/mummy/state").json["aid"]
+    red_aid = aid["figures"][0]
+    assert red_aid["count"] == len(red_aid["cells"]) >= 1
+    assert where[0] in red_aid["cells"]  # the truth is always among the shaded cells
+    assert all(0 <= s <= 1 for s in red_aid["shade"]) and max(red_aid["shade"]) == 1
+
+
+def test_the_computer_takes_the_mummys_seat_and_the_mummy_page_cannot_play(table: Table):
+    res = table.new_game(["red", "blue"], computer="hard", pace=0.0)
+    assert res["table"]["options"]["computer"] == "hard"
+    seat = table.appliance.computer
+    assert seat is not None and seat.level is not None and seat.level.value == "hard"
+    mummy = table.device("mummy")
+    res = mummy.post("/api/mummy/command", json={"cmd": "roll_mummy_die"})
+    assert res.status_code == 409 and "computer" in error(res)
+    seeker = table.device("seeker1")
+    assert seeker.get("/api/seeker/state").json["options"]["computer"] == "hard"
+
+
+def test_a_person_takes_the_seat_back_with_the_next_game(table: Table):
+    table.new_game(["red", "blue"], computer="easy")
+    table.new_game(["red", "blue"])
+    seat = table.appliance.computer
+    assert seat is not None
+    wait_until(lambda: seat.level is None)
+    assert "computer" not in json.dumps(
+        table.device("mummy").get("/api/mummy/state").json["options"]
+    ).replace('"computer": null', "")
+
+
+def test_a_wrong_level_or_pace_is_refused_in_words(table: Table):
+    res = table.host.post("/api/host/game", json={"colours": ["red"], "computer": "expert"})
+    assert res.status_code == 400 and "easy, normal or hard" in error(res)
+    res = table.host.post("/api/host/game", json={"colours": ["red"], "pace": "fast"})
+    assert res.status_code == 400 and "seconds a step" in error(res)

@@ -1,0 +1,113 @@
+"""The computer in the mummy's seat on the running companion: the simulated board, the
+real SQLite journal, the LEDs; paced steps, a restart in the middle of its move."""
+
+from __future__ import annotations
+
+from companion.games.mummy.commands import MummyStep
+from companion.games.mummy.computer import ComputerMummy, Level, computer_seed
+from companion.games.mummy.engine import apply, new_game
+from companion.games.mummy.players import SeekerBot
+from companion.games.mummy.record import command_from_json, command_to_json, setup_to_json
+from companion.games.mummy.simulate import setup_for
+from companion.games.mummy.state import Phase
+from companion.games.mummy.views import mummy_view, visible_events
+from companion.mazes import load_maze
+from companion.service.autoplay import play_game
+from companion.service.journal import Journal
+from tests.test_service import start, wait_until
+
+
+def test_the_computer_mummy_plays_a_whole_game_step_by_step_on_the_leds(tmp_path):
+    app = start(tmp_path)
+    shown: list[int | None] = []
+    app.service.on_publish(lambda: shown.append(app.service.scene().mummy))
+    try:
+        assert app.computer is not None
+        app.computer.configure("normal", aid=False, pace_s=0.0)
+        play_game(app, ["red", "blue", "violet"])
+        state = app.service.game.current
+        assert state.is_over
+        steps = [c for c in app.service.game.commands if isinstance(c, MummyStep)]
+        assert app.computer.played >= len(steps) > 10
+        # Every step was published on its own: the LEDs showed the mummy on each cell.
+        cells = [c.to for c in steps]
+        it = iter(shown)
+        assert all(any(seen == cell for seen in it) for cell in cells)
+    finally:
+        app.close()
+
+
+def _reference_game(seed: int, level: Level):
+    """A whole game between the seeker bots and the computer mummy, in the engine alone."""
+    maze, _ = load_maze(None)
+    setup = setup_for(maze, 3, seed)
+    state, events = new_game(setup)
+    figures = tuple(tuple(c.value for c in figs) for figs in setup.seekers)
+    mummy = ComputerMummy(maze, figures, level, seed=computer_seed(seed))
+    mummy.observe(visible_events(events, "mummy"))
+    seekers = SeekerBot(maze)
+    commands, states = [], [state]
+    while not state.is_over:
+        command = mummy.choose(mummy_view(state)) if state.is_mummy_turn else seekers.choose(state)
+        state, events = apply(state, command)
+        mummy.observe(visible_events(events, "mummy"))
+        commands.append(command)
+        states.append(state)
+    return setup, commands, states
+
+
+def test_a_restart_in_the_middle_of_its_move_resumes_with_the_same_steps(tmp_path):
+    setup, commands, states = _reference_game(seed=5, level=Level.HARD)
+    # The second step of a normal mummy move of two steps or more.
+    cut = next(
+        i + 1
+        for i, c in enumerate(commands)
+        if isinstance(c, MummyStep)
+        and states[i + 1].phase is Phase.MUMMY_MOVING
+        and i > 40
+        and isinstance(commands[i + 1], MummyStep)
+    )
+    maze, text = load_maze(None)
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        game = journal.new_game("mummy", setup_to_json(setup, text))
+        for command in commands[:cut]:
+            journal.append(game, command_to_json(command, maze))
+    app = start(tmp_path)  # the companion comes back up in the middle of the move
+    try:
+        assert app.service.game.current == states[cut]
+        assert app.computer is not None
+        app.computer.configure("hard", aid=False, pace_s=0.0)
+        wait_until(lambda: not app.service.game.current.is_mummy_turn, timeout=10.0)
+        stored = app.journal.load(game)
+        played = [command_from_json(c, maze) for c in stored.commands]
+        rest = len(played) - cut
+        assert rest >= 1
+        assert played == commands[: cut + rest]
+    finally:
+        app.close()
+
+
+def test_the_deduction_aid_is_sent_only_when_the_host_turns_it_on(tmp_path):
+    app = start(tmp_path)
+    try:
+        assert app.computer is not None
+        assert app.computer.aid_payload() is None
+        app.computer.configure(None, aid=True)
+        aid = app.computer.aid_payload()
+        assert aid is not None
+        colours = [f.value for f in app.service.game.setup.figures]
+        assert [f["colour"] for f in aid["figures"]] == colours
+        # At the start every figure is on the start field: no grid cell yet.
+        assert all(f["count"] == 0 for f in aid["figures"])
+    finally:
+        app.close()
+
+
+def test_the_host_page_does_not_wait_for_a_mummy_phone_while_the_computer_plays():
+    from companion.table.seats import Table, TableOptions
+
+    table = Table.new(["red", "blue"], TableOptions(computer="hard"))
+    table.joined = ["seeker0", "seeker1", "table"]
+    assert table.all_joined  # the codes hide once the people's seats are taken
+    table.options = TableOptions()
+    assert not table.all_joined  # a person plays the mummy: their phone is still awaited
