@@ -13,10 +13,10 @@ from companion.board.config import ConfigError, load_config
 from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import replay
-from companion.games.records import RecordError
 from companion.games.mummy.simulate import play_game, setup_for, summarise
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
+from companion.games.records import RecordError
 from companion.mazes import load_maze
 
 

@@ -10,7 +10,8 @@ shallow, and a byte-order mark at the start is accepted.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -21,6 +22,9 @@ MAX_DIGITS = 30
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
+S = TypeVar("S")
+C = TypeVar("C")
+G = TypeVar("G")
 
 
 class RecordError(ValueError):
@@ -106,30 +110,39 @@ def record_lines(text: str) -> list[tuple[int, Any]]:
     return out
 
 
-def read_record(
-    text: str, read_setup: Callable[[Fields], T], read_command: Callable[[Any], Any]
-) -> tuple[T, list[tuple[int, Any]]]:
-    """A record's setup and its commands with their line numbers, every line checked.
+def replay_record(
+    text: str,
+    read_setup: Callable[[Fields], S],
+    read_command: Callable[[S, Any], C],
+    start: Callable[[S], G],
+    step: Callable[[G, C], G],
+) -> tuple[S, list[C], G]:
+    """Read a record and replay it: its setup, its commands and the state they lead to.
 
-    ``read_setup`` gets line 1 as ``Fields``; ``read_command`` each further line's value.
-    Rules are not applied here: the caller replays and places a rule error on its line.
+    ``read_setup`` gets line 1 as ``Fields``, ``read_command`` the setup and each further
+    line's value; ``start`` makes the first state and ``step`` applies a command.  Any
+    ValueError on the way (a wrong field, a rule error) becomes a RecordError on its line.
     """
     (first, setup_data), *rest = record_lines(text)
-    try:
+    with _on_line(first):
         setup = read_setup(Fields(setup_data, "the setup"))
-    except ValueError as exc:
-        raise RecordError(_message(exc), first) from exc
-    commands = []
+        state = start(setup)
+    commands: list[C] = []
     for number, data in rest:
-        try:
-            commands.append((number, read_command(data)))
-        except ValueError as exc:
-            raise RecordError(_message(exc), number) from exc
-    return setup, commands
+        with _on_line(number):
+            command = read_command(setup, data)
+            state = step(state, command)
+        commands.append(command)
+    return setup, commands, state
 
 
-def _message(exc: ValueError) -> str:
-    return exc.message if isinstance(exc, RecordError) else str(exc)
+@contextmanager
+def _on_line(number: int) -> Iterator[None]:
+    try:
+        yield
+    except ValueError as exc:
+        message = exc.message if isinstance(exc, RecordError) else str(exc)
+        raise RecordError(message, number) from exc
 
 
 def check_kind(fields: Fields, kind: str, version: int, game: str) -> None:

@@ -18,8 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.records import Fields, RecordError, check_kind, describe, each
-from companion.games.records import read_record as read_lines
+from companion.games.records import (
+    Fields,
+    RecordError,
+    check_kind,
+    describe,
+    each,
+    replay_record,
+)
 
 from .commands import Command, parse_command
 from .engine import apply, make_setup, start_game
@@ -81,14 +87,11 @@ def command_from_json(data: Any) -> Command:
 
 def read_record(text: str) -> tuple[Setup, State]:
     """Replay a record (JSON Lines); RecordError names the line of the first problem."""
-    setup, commands = read_lines(text, setup_from_json, command_from_json)
-    try:
-        state, _ = start_game(setup)
-    except ValueError as exc:
-        raise RecordError(str(exc), 1) from exc
-    for number, command in commands:
-        try:
-            state, _ = apply(state, command)
-        except ValueError as exc:
-            raise RecordError(str(exc), number) from exc
+    setup, _, state = replay_record(
+        text,
+        setup_from_json,
+        lambda _, data: command_from_json(data),
+        lambda setup: start_game(setup)[0],
+        lambda state, command: apply(state, command)[0],
+    )
     return setup, state

@@ -25,8 +25,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from companion.games.records import Fields, RecordError, choice, whole
-from companion.games.records import read_record as read_record_lines
+from companion.games.records import Fields, RecordError, choice, replay_record, whole
 
 from .cards import Card, Guardian, RoomColour
 from .commands import (
@@ -193,19 +192,15 @@ def write_record(setup: Setup, commands: Iterable[Command]) -> str:
 def read_record(text: str) -> State:
     """Replay a record; a bad line raises FormatError with its line number."""
     try:
-        setup, commands = read_record_lines(text, setup_from_json, command_from_json)
+        return replay_record(
+            text,
+            setup_from_json,
+            lambda _, data: command_from_json(data),
+            lambda setup: new_game(setup)[0],
+            lambda state, command: apply(state, command)[0],
+        )[2]
     except RecordError as e:
         raise FormatError(e.message, e.line) from e
-    try:
-        state, _ = new_game(setup)
-    except RuleError as e:
-        raise FormatError(str(e), 1) from e
-    for n, command in commands:
-        try:
-            state, _ = apply(state, command)
-        except RuleError as e:
-            raise FormatError(str(e), n) from e
-    return state
 
 
 # -- small parsers ---------------------------------------------------------------

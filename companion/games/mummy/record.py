@@ -30,7 +30,7 @@ from companion.games.records import (
     choice,
     describe,
     each,
-    read_record,
+    replay_record,
     whole,
 )
 
@@ -44,7 +44,7 @@ from .commands import (
     RollMummyDie,
 )
 from .dice import Face
-from .engine import RuleError, apply, new_game
+from .engine import apply, new_game
 from .maze import Maze, Treasure, parse_cell_name
 from .maze_file import MazeError, parse_maze
 from .state import FigureColour, Options, Setup, State
@@ -205,19 +205,11 @@ class Replay:
 
 def replay(text: str) -> Replay:
     """Replay a record; raise RecordError at the first bad line or rule error."""
-    setup, lines = read_record(text, setup_from_json, lambda data: data)
-    try:
-        state, _ = new_game(setup)
-    except RuleError as exc:
-        raise RecordError(str(exc), 1) from exc
-    commands: list[Command] = []
-    for number, data in lines:
-        try:
-            command = command_from_json(data, setup.maze)
-            state, _ = apply(state, command)
-        except RecordError as exc:
-            raise exc.at(number) from exc
-        except RuleError as exc:
-            raise RecordError(str(exc), number) from exc
-        commands.append(command)
+    setup, commands, state = replay_record(
+        text,
+        setup_from_json,
+        lambda setup, data: command_from_json(data, setup.maze),
+        lambda setup: new_game(setup)[0],
+        lambda state, command: apply(state, command)[0],
+    )
     return Replay(setup, tuple(commands), state)
