@@ -56,6 +56,7 @@ from companion.games.crypt.views import board_view, events_json, table_view
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
+from .resume import resume
 
 log = logging.getLogger(__name__)
 
@@ -123,10 +124,15 @@ class CryptGame:
             raise ValueError(f"bad computer seat {computer!r}")
         game = cls.started(game_id, setup, computer)
         for data in commands:
-            command = command_from_json(data)
-            state, events = apply(game.state, command)
-            game.accept(command, state, events)
+            game.replay_one(data)
         return game
+
+    def replay_one(self, data: Any) -> CryptGame:
+        """Apply one journal command (ValueError, RuleError if it cannot be)."""
+        command = command_from_json(data)
+        state, events = apply(self.state, command)
+        self.accept(command, state, events)
+        return self
 
 
 @dataclass(frozen=True)
@@ -187,12 +193,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
         restart adds no game to the journal; a new game only on a first start."""
         stored = self.journal.unfinished(KIND) or self.journal.latest(KIND)
         if stored is not None:
-            try:
-                game = CryptGame.replayed(stored.id, stored.setup, stored.commands)
-            except (ValueError, KeyError, TypeError) as exc:
-                log.error("could not resume crypt game %d (%s): starting anew", stored.id, exc)
-            else:
-                log.info("resumed crypt game %d after %d commands", stored.id, len(stored.commands))
+            game = resume(self.journal, stored, CryptGame.replayed, CryptGame.replay_one)
+            if game is not None:
+                log.info("resumed crypt game %d after %d commands", stored.id, len(game.history))
                 return game
         return self._new_game(players=2)
 

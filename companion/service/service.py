@@ -27,6 +27,7 @@ from companion.games.mummy.views import mummy_view, seeker_view, table_view, vis
 from .game import KIND, RunningGame, make_game_setup
 from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
+from .resume import resume
 from .tracker import BoardMap, Judgement, judge
 
 log = logging.getLogger(__name__)
@@ -91,15 +92,12 @@ class Service(BoardGameLoop[Published]):
     def _resume_or_new(self) -> RunningGame:
         stored = self.journal.unfinished(KIND)
         if stored is not None:
-            try:
-                game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
-            except (ValueError, KeyError) as exc:
-                log.error("could not resume game %d (%s): starting a new game", stored.id, exc)
-            else:
+            game = resume(self.journal, stored, RunningGame.replayed, RunningGame.replay_one)
+            if game is not None:
                 log.info(
                     "resumed game %d after %d commands (round %d)",
                     stored.id,
-                    len(stored.commands),
+                    len(game.commands),
                     game.current.rounds + 1,
                 )
                 return game

@@ -20,10 +20,11 @@ from companion.games.mummy.commands import Command, Roll, RollMummyDie
 from companion.games.mummy.engine import RuleError
 from companion.games.mummy.maze import Colour
 from companion.games.mummy.record import command_from_json
+from companion.service.journal import journal_report
 from companion.service.loop import ServiceError
 from companion.service.service import Published
 
-from .context import service
+from .context import hub, service
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
 from .roles import Seats, Table, TableOptions, check_colours
 
@@ -238,6 +239,29 @@ def host_state() -> ResponseReturnValue:
     return jsonify(host_status())
 
 
+@bp.get("/host/journal/<int:game_id>")
+def host_journal_export(game_id: int) -> ResponseReturnValue:
+    """A game's record from the journal (JSON Lines), with any commands set aside."""
+    _need_host()
+    try:
+        text = service().journal.export(game_id)
+    except KeyError:
+        abort(404, f"There is no game {game_id} in the journal.")
+    return Response(
+        text,
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"'},
+    )
+
+
+def journal_status() -> Payload:
+    """The journal's health for the host page (a failing write, games not resumed whole)."""
+    games = hub()
+    if games is not None:
+        return dict(games.journal_report())
+    return journal_report([service().journal])
+
+
 def host_status() -> Payload:
     """What the host page shows: the seats, their codes, who joined, the game in short."""
     store = seats()
@@ -255,6 +279,7 @@ def host_status() -> Payload:
             },
         },
         "table": None,
+        "journal": journal_status(),
     }
     if table is not None:
         names = seeker_names(state.setup)

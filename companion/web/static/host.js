@@ -20,6 +20,11 @@ function gameLine(status) {
 function update(status) {
   const line = $("game-line");
   if (line) line.textContent = gameLine(status);
+  const journal = status.journal;
+  if (journal && $("journal")) {
+    $("journal").hidden = journal.ok && !journal.notes.length;
+    $("journal-problem").textContent = journal.problem || "";
+  }
   if (!status.table) return;
   for (const seat of status.table.seats) {
     const item = document.querySelector(`[data-seat="${seat.seat}"] .joined`);
