@@ -55,7 +55,7 @@ from companion.games.crypt.views import board_view, events_json, table_view
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .journal import Journal
-from .loop import BoardGameLoop, Request, ServiceError
+from .loop import RETRY_S, BoardGameLoop, Request, RetryLater, ServiceError
 from .resume import resume
 
 log = logging.getLogger(__name__)
@@ -463,6 +463,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
         command = choose_command(state, seed=self.game.setup.seed)
         try:
             self._command(command, "computer")
+        except RetryLater as exc:  # the journal cannot be written: the computer waits
+            log.warning("crypt: the computer's move waits: %s", exc)
+            self._computer_at = self.clock() + RETRY_S
         except RuleError:  # pragma: no cover - the computer picks only legal commands
             log.exception("crypt: the computer's command was refused")
 
