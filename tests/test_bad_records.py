@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.board.config import ConfigError, default_config_text, parse_config
 from companion.cli import main
 from companion.games.crypt.engine import make_setup as crypt_setup
 from companion.games.crypt.record import read_record as read_crypt
@@ -19,9 +20,10 @@ from companion.games.lootnrun.record import setup_to_json as lootnrun_setup_json
 from companion.games.lootnrun.state import Player
 from companion.games.lootnrun.state import Setup as LootSetup
 from companion.games.mummy.engine import make_setup
+from companion.games.mummy.maze_file import MazeError, parse_maze
 from companion.games.mummy.record import replay, write_record
 from companion.games.records import RecordError
-from companion.mazes import load_maze
+from companion.mazes import default_maze_text, load_maze
 
 #: Words of Python's own errors that must never reach a player.
 PYTHON_WORDS = (
@@ -253,3 +255,23 @@ def test_a_broken_record_gives_a_message_or_a_game(game, data):
         assert error.message
         for words in PYTHON_WORDS:
             assert words not in error.message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_broken_maze_file_gives_its_problems_or_a_maze(data):
+    text = data.draw(broken_records(default_maze_text()))
+    try:
+        parse_maze(text)
+    except MazeError as error:
+        assert error.problems and all(p.message for p in error.problems)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_broken_board_config_gives_its_problems_or_a_board(data):
+    text = data.draw(broken_records(default_config_text()))
+    try:
+        parse_config(text, "board.toml")
+    except ConfigError as error:
+        assert error.problems and all(p.message for p in error.problems)
