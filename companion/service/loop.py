@@ -29,7 +29,7 @@ class ServiceError(ValueError):
 
 
 class RetryLater(ServiceError):
-    """A refusal that changed nothing and that the same request will not meet later
+    """A refusal that changed nothing and may pass if the same request comes again
     (the journal's storage full or locked): a board placement is tried again."""
 
 
