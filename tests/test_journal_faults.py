@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_service import announce, home, moved, start, wait_until
 
 from companion.cli import main
@@ -24,8 +26,10 @@ from companion.games.mummy.commands import Roll
 from companion.games.mummy.engine import make_setup
 from companion.games.mummy.record import setup_to_json
 from companion.mazes import load_maze
+from companion.service.game import RunningGame
 from companion.service.journal import Journal, JournalError, JournalWriteError, prepare_state_dir
 from companion.service.loop import ServiceError
+from companion.service.resume import resume
 
 # -- files that are no journal ---------------------------------------------------------
 
@@ -384,3 +388,67 @@ def test_main_reports_a_journal_error(tmp_path, capsys):
     assert main(["run", "--mock", "--port", "0", "--state-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "is a directory" in err
+
+
+# -- any rows at all ----------------------------------------------------------------------
+
+ROW = st.one_of(
+    st.sampled_from(
+        [
+            '{"cmd": "roll", "faces": ["1", "2", "3", "4", "arrow"]}',
+            '{"cmd": "announce", "face": "1"}',
+            '{"cmd": "end_turn"}',
+            '{"cmd": "roll"}',
+            "null",
+            "[1]",
+            "{",
+            '{"cmd": {}}',
+            '{"cmd": "roll_mummy_die", "value": 1e999}',
+            "[" * 5000 + "]" * 5000,
+            "\ufeff{}",
+        ]
+    ),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.lists(ROW, max_size=6))
+def test_any_rows_resume_the_longest_good_start_and_set_the_rest_aside(rows):
+    journal = Journal(":memory:")
+    maze, text = load_maze()
+    setup = setup_to_json(make_setup(maze, ("red", "blue")), text)
+    game_id = journal.new_game("mummy", setup)
+    for seq, row in enumerate(rows, 1):
+        journal.db.execute(
+            "INSERT INTO commands (game_id, seq, command, created) VALUES (?, ?, ?, 0)",
+            (game_id, seq, row),
+        )
+    stored = journal.unfinished("mummy")
+    assert stored is not None
+    game = resume(journal, stored, RunningGame.replayed, RunningGame.replay_one)
+    assert game is not None and game.id == game_id
+    kept = len(game.commands)
+    assert [n.set_aside for n in journal.notes] == ([len(rows) - kept] if kept < len(rows) else [])
+    again = journal.unfinished("mummy")  # the next start resumes the same, with no note
+    assert again is not None and len(again.commands) == kept and again.unreadable is None
+    journal.close()
+
+
+def test_a_crypt_game_resumes_up_to_a_bad_row(tmp_path):
+    from companion.games.crypt.engine import make_setup as crypt_setup
+    from companion.games.crypt.record import setup_to_json as crypt_setup_json
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    game_id = journal.new_game("crypt", crypt_setup_json(crypt_setup(2, 0, seed=1)))
+    journal.append(game_id, {"kind": "place_cube", "square": "c3"})
+    journal.append(game_id, {"kind": "place_cube", "square": "nowhere"})
+    journal.close()
+    app = start(tmp_path)
+    try:
+        crypt = app.hub.services["crypt"]
+        assert crypt.game.id == game_id and len(crypt.game.history) == 1
+        (note,) = app.hub.status()["journal"]["notes"]
+        assert note["kind"] == "crypt" and "command 2" in note["message"]
+    finally:
+        app.close()
