@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -11,11 +13,13 @@ from pathlib import Path
 
 from companion.board.config import ConfigError, load_config
 from companion.board.selftest import FAULT_POSITION, run_selftest
+from companion.errors import StartupError
 from companion.games.mummy.maze_file import MazeError, check_maze
-from companion.games.mummy.record import RecordError, replay
+from companion.games.mummy.record import replay
 from companion.games.mummy.simulate import MUMMIES, mummy_player, play_fast, setup_for, summarise
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
+from companion.games.records import RecordError
 from companion.mazes import load_maze
 
 
@@ -34,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         for p in exc.problems:
             print(f"{exc.source}:{p.line}: {p.key}: {p.message}", file=sys.stderr)
+        return 1
+    except StartupError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"companion: {exc}", file=sys.stderr)
@@ -111,8 +118,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--mock", action="store_true", help="no hardware: a simulated board")
     run.add_argument("--config", type=Path, default=None, help="board config (TOML)")
     run.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
-    run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    run.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    run.add_argument(
+        "--host", type=_host, default="0.0.0.0", help="address to listen on (default 0.0.0.0)"
+    )
+    run.add_argument("--port", type=_port, default=8080, help="port (default 8080; 0: any free)")
     run.add_argument("--state-dir", type=Path, default=None, help="journal and secret key")
     run.set_defaults(func=_run)
 
@@ -133,6 +142,31 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: ports go from 0 to 65535")
+    return value
+
+
+def _host(text: str) -> str:
+    """An address this machine can listen on: an IP address or a name it resolves."""
+    try:
+        ipaddress.ip_address(text)
+        return text
+    except ValueError:
+        if not text or all(part.isdigit() for part in text.split(".")):
+            raise argparse.ArgumentTypeError(f"{text!r} is not an IP address") from None
+    try:
+        socket.getaddrinfo(text, None)
+    except (OSError, UnicodeError):
+        raise argparse.ArgumentTypeError(f"{text!r} is no address of this machine") from None
+    return text
 
 
 def _maze_check(args: argparse.Namespace) -> int:

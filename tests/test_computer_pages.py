@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.test_pages import Table, error, table, wait_until
-
-__all__ = ["table"]  # the fixture
+from tests.test_pages import Table, error, wait_until
 
 
 def test_the_deduction_aid_is_off_by_default_and_then_nothing_of_it_is_sent(table: Table):

@@ -6,6 +6,7 @@ between, other sites cannot post, and a seat lives on one device at a time."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from typing import Any
@@ -28,7 +29,8 @@ def doors(table: Table) -> list[tuple[str, str]]:
     for rule in table.app.url_map.iter_rules():
         if rule.rule in OPEN_DOORS:
             continue
-        path = rule.rule.replace("<code>", "ABCDEF")
+        # A concrete value per placeholder: "1" for an id, a code's shape otherwise.
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: "1" if "id" in m[1] else "ABCDEF", rule.rule)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             found.append((method, path))
     return found

@@ -293,11 +293,16 @@ def _one_of(options: Iterable[str]) -> Callable[[Any], str | None]:
 
 def parse_config(text: str, source: str = "<config>") -> BoardConfig:
     """Parse and validate a board config; raise ConfigError naming every problem."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", 0) or _toml_error_line(str(exc))
         raise ConfigError(source, [ConfigProblem(line, "toml", str(exc))]) from exc
+    except RecursionError as exc:
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if t.count("[") > 50), 1)
+        message = "arrays or tables are nested too deeply to be a board config"
+        raise ConfigError(source, [ConfigProblem(line, "toml", message)]) from exc
     parser = _Parser(text, source)
     root = _Reader(data, "", parser)
     board = root.table("board")

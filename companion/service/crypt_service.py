@@ -55,7 +55,8 @@ from companion.games.crypt.views import board_view, events_json, table_view
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .journal import Journal
-from .loop import BoardGameLoop, Request, ServiceError
+from .loop import RETRY_S, BoardGameLoop, Request, RetryLater, ServiceError
+from .resume import resume
 
 log = logging.getLogger(__name__)
 
@@ -123,10 +124,15 @@ class CryptGame:
             raise ValueError(f"bad computer seat {computer!r}")
         game = cls.started(game_id, setup, computer)
         for data in commands:
-            command = command_from_json(data)
-            state, events = apply(game.state, command)
-            game.accept(command, state, events)
+            game.replay_one(data)
         return game
+
+    def replay_one(self, data: Any) -> CryptGame:
+        """Apply one journal command (ValueError, RuleError if it cannot be)."""
+        command = command_from_json(data)
+        state, events = apply(self.state, command)
+        self.accept(command, state, events)
+        return self
 
 
 @dataclass(frozen=True)
@@ -189,12 +195,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
         restart adds no game to the journal; a new game only on a first start."""
         stored = self.journal.unfinished(KIND) or self.journal.latest(KIND)
         if stored is not None:
-            try:
-                game = CryptGame.replayed(stored.id, stored.setup, stored.commands)
-            except (ValueError, KeyError, TypeError) as exc:
-                log.error("could not resume crypt game %d (%s): starting anew", stored.id, exc)
-            else:
-                log.info("resumed crypt game %d after %d commands", stored.id, len(stored.commands))
+            game = resume(self.journal, stored, CryptGame.replayed, CryptGame.replay_one)
+            if game is not None:
+                log.info("resumed crypt game %d after %d commands", stored.id, len(game.history))
                 return game
         return self._new_game(players=2)
 
@@ -462,6 +465,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
         command = choose_command(state, seed=self.game.setup.seed)
         try:
             self._command(command, "computer")
+        except RetryLater as exc:  # the journal cannot be written: the computer waits
+            log.warning("crypt: the computer's move waits: %s", exc)
+            self._computer_at = self.clock() + RETRY_S
         except RuleError:  # pragma: no cover - the computer picks only legal commands
             log.exception("crypt: the computer's command was refused")
 

@@ -12,15 +12,29 @@ so resuming after a crash or a power cut is a replay.  Settings for an SD card:
 
 from __future__ import annotations
 
+import getpass
 import json
+import logging
+import os
 import sqlite3
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from companion.closing import Closing
+from companion.errors import StartupError
+from companion.games.records import RecordError, parse_json
+
+from .loop import RetryLater
+
+log = logging.getLogger(__name__)
+
+#: How long a write waits for another program's lock before the command is refused.
+BUSY_TIMEOUT_S = 2.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -37,7 +51,59 @@ CREATE TABLE IF NOT EXISTS commands (
     created REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created REAL NOT NULL
+);
 """
+
+#: The columns a journal of this companion has (another schema is refused at start-up).
+COLUMNS = {
+    "games": {"id", "kind", "setup", "created", "ended"},
+    "commands": {"game_id", "seq", "command", "created"},
+}
+
+
+class JournalError(StartupError):
+    """A journal file the companion cannot use at start-up; the message says what to do."""
+
+
+class JournalWriteError(RetryLater):
+    """A command that could not be committed (storage full, locked, ...): it is refused,
+    the game is unchanged, and the same command is accepted once the journal can be
+    written again."""
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        return f"uid {os.getuid()}"
+
+
+def _unusable(path: Path, why: str) -> JournalError:
+    return JournalError(
+        f"{path}: {why}. The file is kept as it is; move it away to start afresh, "
+        "or start with --state-dir set to another directory."
+    )
+
+
+def _write_failure(exc: sqlite3.Error) -> str:
+    """A failed write in words for players (it changed nothing)."""
+    text = str(exc).lower()
+    if "full" in text:
+        return (
+            "The Pi's storage is full: nothing was lost, but this was not saved."
+            " Free some space, then try again."
+        )
+    if "locked" in text or "busy" in text:
+        return "The journal is locked by another program: nothing was lost. Try again in a moment."
+    if "readonly" in text or "read-only" in text:
+        return "The journal has become read-only: nothing was lost, but this was not saved."
+    return f"The journal could not be written ({exc}): nothing was lost. Try again."
 
 
 @dataclass(frozen=True)
@@ -47,8 +113,36 @@ class StoredGame:
     id: int
     kind: str
     setup: dict[str, Any]
-    commands: list[dict[str, Any]]
+    commands: list[Any]
     ended: bool
+    #: The first command row that is not JSON: (its sequence number, what is wrong).
+    unreadable: tuple[int, str] | None = None
+    #: The sequence numbers of ``commands`` (1, 2, ... unless rows were set aside).
+    seqs: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ResumeNote:
+    """A game that could not be resumed whole: what the host is told."""
+
+    kind: str
+    game_id: int
+    kept: int
+    set_aside: int
+    reason: str
+
+    @property
+    def message(self) -> str:
+        if self.kept < 0:
+            return (
+                f"Game {self.game_id} ({self.kind}) could not be resumed: {self.reason}. "
+                "It is kept in the journal: export its record to keep it."
+            )
+        return (
+            f"Game {self.game_id} ({self.kind}) was resumed after {self.kept} commands; "
+            f"{self.set_aside} later command(s) could not be replayed ({self.reason}) and "
+            "were set aside: export the record to keep them."
+        )
 
 
 class Journal(Closing):
@@ -56,18 +150,57 @@ class Journal(Closing):
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        #: The last write that failed (a message for the host), None once writes work.
+        self.problem: str | None = None
+        #: Games resumed only in part, or not at all, since start-up.
+        self.notes: list[ResumeNote] = []
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+            _check_path(Path(self.path))
+        try:
+            self.db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S
+            )
+        except sqlite3.Error as exc:
+            raise _unusable(Path(self.path), f"cannot be opened ({exc})") from exc
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+            self._check_schema()
+            # A real write, so a read-only file is refused now, not at the first command.
+            with self._transaction():
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                self.db.execute(f"PRAGMA user_version = {int(version)}")
+        except sqlite3.Error as exc:
+            self.db.close()
+            text = str(exc).lower()
+            if "not a database" in text or "malformed" in text:
+                why = "is not a companion journal (not an SQLite database, or a damaged one)"
+            elif "readonly" in text:
+                why = f"cannot be written by user {_user()} (it is read-only)"
+            else:
+                why = f"cannot be used as the journal ({exc})"
+            raise _unusable(Path(self.path), why) from exc
+        except JournalError:
+            self.db.close()
+            raise
+
+    def _check_schema(self) -> None:
+        for table, wanted in COLUMNS.items():
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            missing = sorted(wanted - have)
+            if missing:
+                raise _unusable(
+                    Path(self.path),
+                    f"holds a table {table} of another schema (no column {missing[0]}):"
+                    " not a journal of this companion",
+                )
 
     def new_game(self, kind: str, setup: dict[str, Any]) -> int:
         """Start a game; an unfinished game of the same kind is ended first."""
         now = time.time()
-        with self._transaction():
+        with self._write():
             self.db.execute(
                 "UPDATE games SET ended = ? WHERE kind = ? AND ended IS NULL", (now, kind)
             )
@@ -80,8 +213,10 @@ class Journal(Closing):
         return game_id
 
     def append(self, game_id: int, command: dict[str, Any]) -> int:
-        """Commit one accepted command; returns its sequence number (1 for the first)."""
-        with self._transaction():
+        """Commit one accepted command; returns its sequence number (1 for the first).
+
+        JournalWriteError (a ServiceError) if it cannot be written: nothing changed."""
+        with self._write():
             row = self.db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM commands WHERE game_id = ?", (game_id,)
             ).fetchone()
@@ -94,7 +229,7 @@ class Journal(Closing):
 
     def undo(self, game_id: int) -> dict[str, Any] | None:
         """Remove the last command of a game; returns it, or None if there was none."""
-        with self._transaction():
+        with self._write():
             row = self.db.execute(
                 "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                 (game_id,),
@@ -103,28 +238,82 @@ class Journal(Closing):
                 return None
             self.db.execute("DELETE FROM commands WHERE game_id = ? AND seq = ?", (game_id, row[0]))
             self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
-        command: dict[str, Any] = json.loads(row[1])
+        try:
+            command: dict[str, Any] = parse_json(row[1])
+        except RecordError:
+            return {}
         return command
 
     def end_game(self, game_id: int) -> None:
-        with self._transaction():
-            self.db.execute(
-                "UPDATE games SET ended = ? WHERE id = ? AND ended IS NULL", (time.time(), game_id)
-            )
+        """Mark a game over.  If that cannot be written the game is still over (a replay
+        ends it again), so the failure is only reported, never raised."""
+        try:
+            with self._write():
+                self.db.execute(
+                    "UPDATE games SET ended = ? WHERE id = ? AND ended IS NULL",
+                    (time.time(), game_id),
+                )
+        except JournalWriteError:
+            pass
+
+    def set_aside(self, game: StoredGame, kept: int, reason: str) -> ResumeNote:
+        """Move a game's commands after the first ``kept`` out of its replay (into the
+        ``set_aside`` table, where the export finds them); ``kept`` -1: the whole game
+        cannot be resumed, so it is ended and kept as it is."""
+        if kept < 0:
+            dropped = len(game.commands) + (game.unreadable is not None)
+            note = ResumeNote(game.kind, game.id, -1, dropped, reason)
+            self.notes.append(note)
+            self.end_game(game.id)
+        else:
+            if kept < len(game.seqs):
+                first = game.seqs[kept]
+            elif game.unreadable is not None:
+                first = game.unreadable[0]
+            else:
+                first = (game.seqs[-1] + 1) if game.seqs else 1
+            (count,) = self.db.execute(
+                "SELECT COUNT(*) FROM commands WHERE game_id = ? AND seq >= ?", (game.id, first)
+            ).fetchone()
+            note = ResumeNote(game.kind, game.id, kept, int(count), reason)
+            self.notes.append(note)
+            with self._write():
+                self.db.execute(
+                    "INSERT INTO set_aside (game_id, seq, command, reason, created) "
+                    "SELECT game_id, seq, command, ?, ? FROM commands "
+                    "WHERE game_id = ? AND seq >= ?",
+                    (reason, time.time(), game.id, first),
+                )
+                self.db.execute(
+                    "DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game.id, first)
+                )
+        log.error("journal %s: %s", self.path, note.message)
+        return note
 
     def load(self, game_id: int) -> StoredGame:
+        """A game and its commands, read up to the first row that is not JSON."""
         row = self.db.execute(
             "SELECT id, kind, setup, ended FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal")
-        commands = [
-            json.loads(text)
-            for (text,) in self.db.execute(
-                "SELECT command FROM commands WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
-        ]
-        return StoredGame(row[0], row[1], json.loads(row[2]), commands, row[3] is not None)
+        try:
+            setup = parse_json(row[2])
+        except RecordError as exc:
+            setup = {"unreadable": exc.message}
+        commands: list[Any] = []
+        seqs: list[int] = []
+        unreadable = None
+        for seq, text in self.db.execute(
+            "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq", (game_id,)
+        ):
+            try:
+                commands.append(parse_json(text))
+            except RecordError as exc:
+                unreadable = (int(seq), f"command {seq} is not readable: {exc.message}")
+                break
+            seqs.append(int(seq))
+        return StoredGame(row[0], row[1], setup, commands, row[3] is not None, unreadable, seqs)
 
     def unfinished(self, kind: str) -> StoredGame | None:
         """The newest unfinished game of a kind, to resume after a restart."""
@@ -141,13 +330,40 @@ class Journal(Closing):
         return None if row is None else self.load(row[0])
 
     def export(self, game_id: int) -> str:
-        """A game as a JSON Lines record: the setup line, then one line per command."""
-        game = self.load(game_id)
-        lines = [json.dumps(game.setup)] + [json.dumps(c) for c in game.commands]
+        """A game as a JSON Lines record: the setup line, then one line per command
+        (the commands set aside at a resume last, as they were stored)."""
+        row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id} in the journal")
+        lines = [str(row[0])]
+        for table in ("commands", "set_aside"):
+            lines += [
+                str(text)
+                for (text,) in self.db.execute(
+                    f"SELECT command FROM {table} WHERE game_id = ? ORDER BY seq", (game_id,)
+                )
+            ]
         return "\n".join(lines) + "\n"
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction; a failure refuses it with a message for players and
+        leaves the journal (and the game) as it was."""
+        try:
+            with self._transaction():
+                yield
+        except sqlite3.Error as exc:
+            message = _write_failure(exc)
+            if self.problem != message:
+                log.error("journal %s: %s (%s)", self.path, message, exc)
+            self.problem = message
+            raise JournalWriteError(message) from exc
+        if self.problem is not None:
+            log.info("journal %s: writes work again", self.path)
+        self.problem = None
 
     def close(self) -> None:
         self.db.close()
@@ -165,4 +381,58 @@ class _Transaction:
     def __exit__(
         self, exc: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self.db.execute("ROLLBACK" if exc else "COMMIT")
+        if exc is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:  # SQLite has already rolled back on a full disk
+            self.db.execute("ROLLBACK")
+
+
+def _check_path(path: Path) -> None:
+    """The journal's file and directory are usable: refuse now with a message, not later
+    with a traceback."""
+    directory = path.parent
+    if path.is_symlink() and not path.exists():
+        raise _unusable(path, f"is a link to {os.readlink(path)}, which does not exist")
+    if path.is_dir():
+        raise _unusable(path, "is a directory, not a journal file")
+    prepare_state_dir(directory)
+    if path.exists() and not os.access(path, os.W_OK):
+        raise _unusable(path, f"cannot be written by user {_user()} (it is read-only)")
+
+
+def journal_report(journals: Iterable[Journal]) -> dict[str, Any]:
+    """What the host is told about the journal: a write that fails now, and the games
+    resumed in part or not at all (each with the address of its record's export)."""
+    seen = {id(j): j for j in journals}.values()
+    problems = [j.problem for j in seen if j.problem is not None]
+    notes = [note for j in seen for note in j.notes]
+    return {
+        "ok": not problems,
+        "problem": problems[0] if problems else None,
+        "notes": [
+            {
+                "game": n.game_id,
+                "kind": n.kind,
+                "message": n.message,
+                "export": f"/api/host/journal/{n.game_id}",
+            }
+            for n in notes
+        ],
+    }
+
+
+def prepare_state_dir(directory: Path) -> None:
+    """Make the state directory (journal, secret key) and check this user may write in
+    it: StartupError naming the directory and the user if not."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StartupError(
+            f"the state directory {directory} cannot be made by user {_user()} "
+            f"({exc.strerror}): create it, or start with --state-dir set to a writable one"
+        ) from exc
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise StartupError(
+            f"the state directory {directory} is not writable by user {_user()}: "
+            "change its owner, or start with --state-dir set to a writable one"
+        )

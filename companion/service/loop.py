@@ -28,6 +28,15 @@ class ServiceError(ValueError):
     """A request the service refuses; the message is for players."""
 
 
+class RetryLater(ServiceError):
+    """A refusal that changed nothing and may pass if the same request comes again
+    (the journal's storage full or locked): a board placement is tried again."""
+
+
+#: How long a board placement refused with RetryLater waits before it is tried again.
+RETRY_S = 1.0
+
+
 @dataclass
 class Request:
     """One request to a game's loop; ``done`` is set once it has been handled."""
@@ -38,6 +47,10 @@ class Request:
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
+    #: Set under the loop's claim lock: the loop took it (it will be handled) or the
+    #: caller gave up on it (it never will be).
+    taken: bool = False
+    withdrawn: bool = False
 
 
 class GameLoop(Closing, Generic[P]):
@@ -53,6 +66,7 @@ class GameLoop(Closing, Generic[P]):
 
     def _init_loop(self, published: P) -> None:
         self._queue: queue.Queue[Request] = queue.Queue()
+        self._claim = threading.Lock()
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -77,14 +91,22 @@ class GameLoop(Closing, Generic[P]):
             self._queue.put(request)
 
     def _call(self, kind: str, payload: Any = None, role: str = "", timeout: float = 5.0) -> Any:
-        """Queue a request and wait for its result; raise what refused it."""
+        """Queue a request and wait for its result; raise what refused it.
+
+        A request still queued after ``timeout`` is withdrawn (never applied) and the
+        caller hears "busy"; one the loop has already taken is waited for, so its
+        result is never lost nor applied twice by a retry."""
         request = Request(kind, payload, role)
         if self._thread is None or not self._thread.is_alive():
             self._handle(request)
         else:
             self._queue.put(request)
             if not request.done.wait(timeout):
-                raise ServiceError("The companion is busy: try again.")
+                with self._claim:
+                    request.withdrawn = not request.taken
+                if request.withdrawn:
+                    raise ServiceError("The companion is busy: nothing was done, try again.")
+                request.done.wait()
         if request.error is not None:
             raise request.error
         return request.result
@@ -127,11 +149,24 @@ class GameLoop(Closing, Generic[P]):
                 request: Request | None = self._queue.get(timeout=max(0.0, self._next_timeout()))
             except queue.Empty:
                 request = None
-            if request is not None:
-                self._handle(request)
-            self._tick()
+            try:
+                if request is not None:
+                    self._handle(request)
+                self._tick()
+            except Exception:  # the loop must outlive any one bad moment
+                log.exception("%s loop", self.loop_name)
+
+    def _take(self, request: Request) -> bool:
+        """Claim a request for handling; False if its caller has withdrawn it."""
+        with self._claim:
+            if request.withdrawn:
+                return False
+            request.taken = True
+            return True
 
     def _handle(self, request: Request) -> None:
+        if not self._take(request):
+            return
         try:
             if request.kind == "stop":
                 self._stop.set()
@@ -212,6 +247,11 @@ class BoardGameLoop(GameLoop[P]):
             return
         try:
             self._command(command, "board")
+        except RetryLater as exc:  # the journal cannot be written: try again soon
+            log.warning("%s: placement waits: %s", self.loop_name, exc)
+            self._pending = pending
+            self._last_change = self.clock() + RETRY_S - self.quiet_s
+            self._publish([])
         except self.refusals as exc:  # the game moved on meanwhile: judge again
             log.warning("%s: placement no longer legal: %s", self.loop_name, exc)
             self._publish([])

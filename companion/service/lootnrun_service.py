@@ -50,6 +50,7 @@ from companion.games.lootnrun.views import events_view, table_view
 
 from .journal import Journal
 from .loop import GameLoop, Request, ServiceError
+from .resume import resume
 
 log = logging.getLogger(__name__)
 
@@ -115,12 +116,13 @@ class LootNRunService(GameLoop[Published]):
         stored = self.journal.unfinished(KIND) or self.journal.latest(KIND)
         if stored is None:
             return None, None
-        try:
-            state, _ = new_game(setup_from_json(stored.setup))
-            for data in stored.commands:
-                state, _ = apply(state, command_from_json(data))
-        except ValueError as exc:  # RuleError, FormatError: a journal we cannot replay
-            log.error("could not resume Loot N Run game %d (%s)", stored.id, exc)
+        state = resume(
+            self.journal,
+            stored,
+            lambda _id, setup, _commands: new_game(setup_from_json(setup))[0],
+            lambda state, data: apply(state, command_from_json(data))[0],
+        )
+        if state is None:
             return None, None
         if not stored.ended:
             log.info("resumed Loot N Run game %d (%d commands)", stored.id, len(stored.commands))

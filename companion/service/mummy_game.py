@@ -68,10 +68,15 @@ class RunningGame:
         setup = setup_from_json(setup_data)
         game = cls(game_id, setup, str(setup_data["maze"]))
         for data in commands:
-            command = command_from_json(data, setup.maze)
-            state, events = game.try_apply(command)
-            game.accept(command, state, events)
+            game.replay_one(data)
         return game
+
+    def replay_one(self, data: Any) -> RunningGame:
+        """Apply one journal command (RecordError, RuleError if it cannot be)."""
+        command = command_from_json(data, self.setup.maze)
+        state, events = self.try_apply(command)
+        self.accept(command, state, events)
+        return self
 
 
 def make_game_setup(

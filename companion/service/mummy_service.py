@@ -29,6 +29,7 @@ from .loop import BoardGameLoop, Request, ServiceError
 from .mummy_game import KIND, RunningGame, make_game_setup
 from .mummy_tracker import BoardMap, Judgement, judge
 from .registry import GAME_NAMES
+from .resume import resume
 
 log = logging.getLogger(__name__)
 
@@ -100,15 +101,12 @@ class Service(BoardGameLoop[Published]):
     def _resume_or_new(self) -> RunningGame:
         stored = self.journal.unfinished(KIND)
         if stored is not None:
-            try:
-                game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
-            except (ValueError, KeyError) as exc:
-                log.error("could not resume game %d (%s): starting a new game", stored.id, exc)
-            else:
+            game = resume(self.journal, stored, RunningGame.replayed, RunningGame.replay_one)
+            if game is not None:
                 log.info(
                     "resumed game %d after %d commands (round %d)",
                     stored.id,
-                    len(stored.commands),
+                    len(game.commands),
                     game.current.rounds + 1,
                 )
                 return game

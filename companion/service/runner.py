@@ -11,15 +11,21 @@ import sys
 from pathlib import Path
 from types import FrameType
 
+from gpiozero.exc import GPIOZeroError
+
 from companion.board.config import load_config
+from companion.errors import StartupError
 from companion.mazes import load_maze
 
 from .appliance import build
+from .journal import prepare_state_dir
 
 log = logging.getLogger("companion")
 
 #: Where a system install keeps its journal and secret key (systemd StateDirectory=).
 SYSTEM_STATE_DIR = Path("/var/lib/pyramid-companion")
+#: Bytes of the secret key that signs the seat cookies.
+MIN_KEY_BYTES = 32
 
 
 class Shutdown(SystemExit):
@@ -50,21 +56,45 @@ def state_dir(explicit: Path | None) -> Path:
 
 
 def secret_key(directory: Path) -> bytes:
-    """The install's secret key for signed cookies: made once, readable by the owner only."""
+    """The install's secret key for signed cookies: made once, readable by the owner only.
+
+    A key file that is too short is an error, never replaced silently: a new key would
+    log every phone out."""
     path = directory / "secret_key"
-    directory.mkdir(parents=True, exist_ok=True)
+    prepare_state_dir(directory)
     try:
         key = path.read_bytes()
-        if len(key) >= 32:
-            return key
     except FileNotFoundError:
         pass
-    key = secrets.token_bytes(32)
+    except OSError as exc:
+        raise StartupError(f"{path}: cannot be read ({exc.strerror})") from exc
+    else:
+        if len(key) < MIN_KEY_BYTES:
+            raise StartupError(
+                f"{path}: the secret key has {len(key)} bytes, at least {MIN_KEY_BYTES} are "
+                "needed. Delete the file to make a new key (every phone then joins again)."
+            )
+        return key
+    key = secrets.token_bytes(MIN_KEY_BYTES)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(key)
     os.chmod(path, 0o600)
     return key
+
+
+def hardware_error(exc: BaseException) -> StartupError:
+    """Why the board's libraries cannot run on this machine, and what to do instead."""
+    if isinstance(exc, ImportError):
+        what = f"the library {exc.name or exc} is missing (pip install it on the Pi)"
+    elif isinstance(exc, NotImplementedError):
+        what = f"its libraries do not know this machine ({exc}): it is not a Raspberry Pi"
+    else:
+        what = f"{type(exc).__name__}: {exc}"
+    return StartupError(
+        f"the board's hardware cannot be used here: {what}. "
+        "Without the board, start with --mock (a simulated board)."
+    )
 
 
 def addresses(port: int) -> list[str]:
@@ -98,10 +128,20 @@ def run(
     config = load_config(config_path)
     maze, maze_text = load_maze(maze_path)
     directory = state_dir(state)
+    key = secret_key(directory)
     log.info("state in %s; board: %s%s", directory, config.name, " (simulated)" if mock else "")
-    appliance = build(config, maze, maze_text, state_dir=directory, mock=mock)
-    app = create_app(appliance.service, secret_key=secret_key(directory), appliance=appliance)
-    server = waitress.create_server(app, host=host, port=port, threads=32, ident="companion")
+    try:
+        appliance = build(config, maze, maze_text, state_dir=directory, mock=mock)
+    except (ImportError, NotImplementedError, GPIOZeroError) as exc:
+        if mock:
+            raise
+        raise hardware_error(exc) from exc
+    app = create_app(appliance.service, secret_key=key, appliance=appliance)
+    try:
+        server = waitress.create_server(app, host=host, port=port, threads=32, ident="companion")
+    except OSError as exc:
+        appliance.close()
+        raise StartupError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from exc
     actual_port = int(getattr(server, "effective_port", port))
 
     def stop(signum: int, frame: FrameType | None) -> None:

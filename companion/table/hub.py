@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Scene
+from companion.service.journal import Journal, journal_report
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +142,15 @@ class GameHub:
     def status(self) -> dict[str, Any]:
         status = self.services["mummy"].status() if "mummy" in self.services else {}
         status["active_game"] = self._active
+        status["journal"] = self.journal_report()
+        if not status["journal"]["ok"]:
+            status["status"] = "degraded"
         return status
+
+    def journal_report(self) -> dict[str, Any]:
+        """The journal's health for the host: a failing write, games not resumed whole."""
+        journals = [getattr(s, "journal", None) for s in self.services.values()]
+        return journal_report(j for j in journals if isinstance(j, Journal))
 
     def end_streams(self) -> None:
         """Shutting down: every game's live page streams end now."""

@@ -20,12 +20,13 @@ from companion.games.mummy.commands import Command, Roll, RollMummyDie
 from companion.games.mummy.engine import RuleError
 from companion.games.mummy.maze import Colour
 from companion.games.mummy.record import command_from_json
+from companion.service.journal import journal_report
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import Published
 from companion.table.seats import Seats, Table, TableOptions, check_colours
 
 from . import doors
-from .context import computer_seat, service
+from .context import computer_seat, hub, service
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
@@ -263,6 +264,29 @@ def host_state() -> ResponseReturnValue:
     return jsonify(host_status())
 
 
+@bp.get("/host/journal/<int:game_id>")
+def host_journal_export(game_id: int) -> ResponseReturnValue:
+    """A game's record from the journal (JSON Lines), with any commands set aside."""
+    _need_host()
+    try:
+        text = service().journal.export(game_id)
+    except KeyError:
+        abort(404, f"There is no game {game_id} in the journal.")
+    return Response(
+        text,
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"'},
+    )
+
+
+def journal_status() -> Payload:
+    """The journal's health for the host page (a failing write, games not resumed whole)."""
+    games = hub()
+    if games is not None:
+        return dict(games.journal_report())
+    return journal_report([service().journal])
+
+
 def host_status() -> Payload:
     """What the host page shows: the seats, their codes, who joined, the game in short."""
     store = seats()
@@ -281,6 +305,7 @@ def host_status() -> Payload:
         },
         "table": None,
         "board": doors.board_state(),
+        "journal": journal_status(),
     }
     if table is not None:
         names = seeker_names(state.setup)

@@ -16,12 +16,20 @@ plays) are kept by the caller and ignored here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from companion.games.records import (
+    Fields,
+    RecordError,
+    check_kind,
+    describe,
+    each,
+    replay_record,
+)
+
 from .commands import Command, parse_command
-from .engine import make_setup
-from .state import Options, Setup
+from .engine import apply, make_setup, start_game
+from .state import Options, Setup, State
 
 RECORD_KIND = "pyramid-companion/crypt"
 RECORD_VERSION = 1
@@ -41,22 +49,30 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
     }
 
 
-def setup_from_json(data: Mapping[str, Any]) -> Setup:
-    """A checked setup from its JSON form; ValueError (RuleError) if it is not one."""
-    if data.get("record") != RECORD_KIND:
-        raise ValueError(f"not an Into the Crypt record: {data.get('record')!r}")
-    if data.get("version") != RECORD_VERSION:
-        raise ValueError(f"unknown Into the Crypt record version {data.get('version')!r}")
+def setup_from_json(data: Any) -> Setup:
+    """A checked setup from its JSON form; ValueError (RecordError, RuleError) if not one.
+
+    Extra keys (the service's own settings) are ignored."""
+    fields = data if isinstance(data, Fields) else Fields(data, "the setup")
+    check_kind(fields, RECORD_KIND, RECORD_VERSION, "an Into the Crypt")
     options = Options(
-        cubes_per_player=int(data["cubes_per_player"]), quiet_rounds=int(data["quiet_rounds"])
+        cubes_per_player=fields.integer("cubes_per_player", low=1, high=99),
+        quiet_rounds=fields.integer("quiet_rounds", low=1, high=999),
     )
+    colours = fields.array("colours")
     return make_setup(
-        int(data["players"]),
-        int(data["first_player"]),
-        seed=int(data["seed"]),
+        fields.integer("players", low=1, high=4),
+        fields.integer("first_player", low=0, high=3),
+        seed=fields.integer("seed", low=0, high=2**64 - 1),
         options=options,
-        colours=tuple(str(c) for c in data["colours"]),
+        colours=each(colours, lambda c: _colour(c)),
     )
+
+
+def _colour(value: Any) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f'each of "colours" is a colour name, not {describe(value)}')
+    return value
 
 
 def command_to_json(command: Command) -> dict[str, Any]:
@@ -64,6 +80,18 @@ def command_to_json(command: Command) -> dict[str, Any]:
     return command.to_json()
 
 
-def command_from_json(data: Mapping[str, Any]) -> Command:
+def command_from_json(data: Any) -> Command:
     """A command from a record line; ValueError with a readable message if malformed."""
-    return parse_command(data)
+    return parse_command(Fields(data, "a command").data)
+
+
+def read_record(text: str) -> tuple[Setup, State]:
+    """Replay a record (JSON Lines); RecordError names the line of the first problem."""
+    setup, _, state = replay_record(
+        text,
+        setup_from_json,
+        lambda _, data: command_from_json(data),
+        lambda setup: start_game(setup)[0],
+        lambda state, command: apply(state, command)[0],
+    )
+    return setup, state

@@ -25,6 +25,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from companion.games.records import Fields, RecordError, choice, replay_record, whole
+
 from .cards import Card, Guardian, RoomColour
 from .commands import (
     COMMAND_TYPES,
@@ -45,13 +47,8 @@ RECORD_KIND = "pyramid-companion/lootnrun"
 RECORD_VERSION = 1
 
 
-class FormatError(ValueError):
+class FormatError(RecordError):
     """JSON that is not a card, command, setup or record; ``line`` is 1-based, if known."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.line = line
-        self.message = message
-        super().__init__(message if line is None else f"line {line}: {message}")
 
 
 # -- cards -----------------------------------------------------------------------
@@ -77,13 +74,13 @@ def card_from_json(data: Any) -> Card:
         return Card(
             tuple(_int(v, "a treasure count") for v in treasures),
             _int(obj.get("amulets", 0), '"amulets"'),
-            None if guardian is None else Guardian(guardian),
-            None if colour is None else RoomColour(colour),
+            None if guardian is None else choice(guardian, Guardian, '"guardian"'),
+            None if colour is None else choice(colour, RoomColour, '"colour"'),
         )
+    except RecordError as e:
+        raise FormatError(e.message) from e
     except RuleError as e:
         raise FormatError(str(e)) from e
-    except ValueError as e:  # an unknown guardian or colour name
-        raise FormatError(f"not a guardian or card colour: {e}") from e
 
 
 def _cards(value: Any) -> tuple[Card, ...]:
@@ -124,10 +121,10 @@ _COMMAND_KEYS = {
 
 def command_from_json(data: Any) -> Command:
     """A command from its JSON form (see the module docstring)."""
-    if not isinstance(data, dict) or data.get("cmd") not in COMMAND_TYPES:
+    kind = data.get("cmd") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
         kinds = ", ".join(COMMAND_TYPES)
         raise FormatError(f'a command is an object with "cmd" one of: {kinds}')
-    kind = data["cmd"]
     obj = _object(data, f"a {kind} command", {"cmd", *_COMMAND_KEYS[kind]})
     player = _optional_int(obj.get("player"), '"player"')
     if kind == "loot":
@@ -166,6 +163,8 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
 
 
 def setup_from_json(data: Any) -> Setup:
+    if isinstance(data, Fields):
+        data = data.data
     obj = _object(data, "a setup", {"record", "version", "players", "first"})
     if obj.get("record") != RECORD_KIND:
         raise FormatError(f'not a Loot N Run record (expected "record": "{RECORD_KIND}")')
@@ -192,42 +191,33 @@ def write_record(setup: Setup, commands: Iterable[Command]) -> str:
 
 def read_record(text: str) -> State:
     """Replay a record; a bad line raises FormatError with its line number."""
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        raise FormatError("the record is empty", 1)
-    first, *rest = lines
     try:
-        setup = setup_from_json(json.loads(first[1]))
-        state, _ = new_game(setup)
-    except ValueError as e:  # FormatError, RuleError and json.JSONDecodeError
-        raise FormatError(str(e), first[0]) from e
-    for n, line in rest:
-        try:
-            command = command_from_json(json.loads(line))
-            state, _ = apply(state, command)
-        except FormatError as e:
-            raise FormatError(e.message, n) from e
-        except ValueError as e:  # json.JSONDecodeError and RuleError are ValueErrors
-            raise FormatError(str(e), n) from e
-    return state
+        return replay_record(
+            text,
+            setup_from_json,
+            lambda _, data: command_from_json(data),
+            lambda setup: new_game(setup)[0],
+            lambda state, command: apply(state, command)[0],
+        )[2]
+    except RecordError as e:
+        raise FormatError(e.message, e.line) from e
 
 
 # -- small parsers ---------------------------------------------------------------
 
 
 def _object(data: Any, what: str, keys: set[str]) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise FormatError(f"{what} is a JSON object")
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise FormatError(f"{what} has no key {unknown[0]!r}")
-    return data
+    try:
+        return Fields(data, what, keys).data
+    except RecordError as e:
+        raise FormatError(e.message) from e
 
 
 def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"{what} is a whole number")
-    return value
+    try:
+        return whole(value, what)
+    except RecordError as e:
+        raise FormatError(e.message) from e
 
 
 def _optional_int(value: Any, what: str) -> int | None:

@@ -82,6 +82,7 @@ class _Header:
 
 
 def _parse(text: str) -> tuple[Maze | None, list[MazeProblem]]:
+    text = text.removeprefix("\ufeff")  # a byte-order mark from a Windows editor
     problems: list[MazeProblem] = []
     header = _read_header(text, problems)
     if header.art is None:

@@ -23,6 +23,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.records import (
+    Fields,
+    RecordError,
+    check_kind,
+    choice,
+    describe,
+    each,
+    replay_record,
+    whole,
+)
+
 from .commands import (
     COMMAND_TYPES,
     Announce,
@@ -33,22 +44,13 @@ from .commands import (
     RollMummyDie,
 )
 from .dice import Face
-from .engine import RuleError, apply, new_game
+from .engine import apply, new_game
 from .maze import Maze, Treasure, parse_cell_name
-from .maze_file import parse_maze
+from .maze_file import MazeError, parse_maze
 from .state import FigureColour, Options, Setup, State
 
 RECORD_KIND = "pyramid-companion/mummy"
 RECORD_VERSION = 1
-
-
-class RecordError(ValueError):
-    """A record that cannot be replayed; ``line`` is its 1-based line number."""
-
-    def __init__(self, line: int, message: str) -> None:
-        self.line = line
-        self.message = message
-        super().__init__(f"line {line}: {message}")
 
 
 def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
@@ -70,38 +72,74 @@ def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
     return data
 
 
-def setup_from_json(data: dict[str, Any]) -> Setup:
-    if data.get("record") != RECORD_KIND:
-        raise ValueError(f'not a mummy-maze record (expected "record": "{RECORD_KIND}")')
-    if data.get("version") != RECORD_VERSION:
-        raise ValueError(f"record version {data.get('version')!r} is not {RECORD_VERSION}")
-    maze = parse_maze(str(data["maze"]))
-    opts = data.get("options", {})
+SETUP_KEYS = ("record", "version", "seed", "seekers", "options", "hands", "maze")
+OPTION_KEYS = ("mummy_die_faces", "mummy_moves_exactly", "mummy_sees_treasures")
+
+
+def setup_from_json(data: Any) -> Setup:
+    """A checked setup from line 1 of a record; RecordError says what is wrong."""
+    fields = data if isinstance(data, Fields) else Fields(data, "the setup")
+    check_kind(fields, RECORD_KIND, RECORD_VERSION, "a mummy-maze")
+    try:
+        maze = parse_maze(fields.text("maze"))
+    except MazeError as exc:
+        raise RecordError(f"the maze in the setup is not a good maze: {exc}") from exc
+    opts = fields.obj("options", OPTION_KEYS, default={})
+    faces = opts.array("mummy_die_faces", default=[1, 2, 3, 4, 5, 6])
     options = Options(
-        mummy_die_faces=tuple(int(v) for v in opts.get("mummy_die_faces", (1, 2, 3, 4, 5, 6))),
-        mummy_moves_exactly=bool(opts.get("mummy_moves_exactly", False)),
-        mummy_sees_treasures=bool(opts.get("mummy_sees_treasures", True)),
+        mummy_die_faces=each(faces, lambda v: whole(v, "a mummy die face", low=0, high=99)),
+        mummy_moves_exactly=opts.boolean("mummy_moves_exactly", default=False),
+        mummy_sees_treasures=opts.boolean("mummy_sees_treasures", default=True),
     )
-    seekers = tuple(tuple(FigureColour(c) for c in figs) for figs in data["seekers"])
-    hands = data.get("hands")
+    seekers = each(fields.array("seekers"), _figures)
+    _check_seekers(seekers)
+    hands = fields.optional_array("hands")
     return Setup(
         maze=maze,
         seekers=seekers,
-        seed=int(data.get("seed", 0)),
+        seed=fields.integer("seed", default=0, low=0, high=2**64 - 1),
         options=options,
-        hands=None if hands is None else tuple(_hand(maze, cells) for cells in hands),
+        hands=None if hands is None else each(hands, lambda cells: _hand(maze, cells)),
     )
 
 
-def _hand(maze: Maze, cells: list[str]) -> tuple[Treasure, ...]:
+def _figures(value: Any) -> tuple[FigureColour, ...]:
+    if not isinstance(value, list):
+        raise RecordError(f'each seeker in "seekers" is a list of colours, not {describe(value)}')
+    return each(value, lambda c: choice(c, FigureColour, "a figure colour"))
+
+
+def _check_seekers(seekers: tuple[tuple[FigureColour, ...], ...]) -> None:
+    """What ``make_setup`` refuses on the host page is refused in a record too."""
+    figures = [c for figs in seekers for c in figs]
+    if not 1 <= len(seekers) <= 4:
+        raise RecordError("the game needs 1 to 4 seekers")
+    if len(set(figures)) != len(figures):
+        raise RecordError("every figure needs a colour of its own")
+    if [len(figs) for figs in seekers] != ([2] if len(seekers) == 1 else [1] * len(seekers)):
+        raise RecordError("one seeker plays two figures; two or more seekers play one each")
+
+
+def _hand(maze: Maze, cells: Any) -> tuple[Treasure, ...]:
     """A dealt hand from the cell names of its treasures."""
+    if not isinstance(cells, list):
+        raise RecordError(f'each hand in "hands" is a list of cell names, not {describe(cells)}')
     hand = []
     for name in cells:
-        treasure = maze.treasure_at(parse_cell_name(str(name), maze.width, maze.height))
+        treasure = maze.treasure_at(_cell(name, maze, "a dealt card"))
         if treasure is None:
-            raise ValueError(f"no treasure on {name} for a dealt card")
+            raise RecordError(f"no treasure on {name} for a dealt card")
         hand.append(treasure)
     return tuple(hand)
+
+
+def _cell(name: Any, maze: Maze, what: str) -> int:
+    if not isinstance(name, str):
+        raise RecordError(f'{what} is a cell name such as "C4", not {describe(name)}')
+    try:
+        return parse_cell_name(name, maze.width, maze.height)
+    except ValueError as exc:
+        raise RecordError(f"{what}: {exc}") from exc
 
 
 def command_to_json(command: Command, maze: Maze) -> dict[str, Any]:
@@ -117,23 +155,38 @@ def command_to_json(command: Command, maze: Maze) -> dict[str, Any]:
     return out
 
 
-def command_from_json(data: dict[str, Any], maze: Maze) -> Command:
-    kind = data.get("cmd")
-    cls = COMMAND_TYPES.get(str(kind))
-    if cls is None:
-        raise ValueError(f"unknown command {kind!r} (one of {', '.join(COMMAND_TYPES)})")
+_COMMAND_KEYS = {"roll": ("faces",), "announce": ("face",), "move": ("to",)}
+_COMMAND_KEYS |= {"mummy_step": ("to",), "roll_mummy_die": ("value",)}
+
+
+def command_from_json(data: Any, maze: Maze) -> Command:
+    """A checked command from its JSON form; RecordError says what is wrong."""
+    kind = data.get("cmd") if isinstance(data, dict) else data
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
+        raise RecordError(
+            f'a command is an object with "cmd" one of {", ".join(COMMAND_TYPES)}'
+            f" (not {describe(kind)})"
+        )
+    cls = COMMAND_TYPES[kind]
+    fields = Fields(data, f"a {kind} command", ("cmd", *_COMMAND_KEYS.get(kind, ())))
     if cls is Roll:
-        faces = data.get("faces")
-        return Roll(None if faces is None else tuple(Face.parse(f) for f in faces))
+        faces = fields.optional_array("faces")
+        return Roll(None if faces is None else each(faces, _face))
     if cls is Announce:
-        return Announce(Face.parse(data.get("face")))
+        return Announce(_face(fields.raw("face")))
     if cls is Move or cls is MummyStep:
-        to = parse_cell_name(str(data.get("to", "")), maze.width, maze.height)
+        to = _cell(fields.raw("to"), maze, f"where a {kind} goes")
         return Move(to) if cls is Move else MummyStep(to)
     if cls is RollMummyDie:
-        value = data.get("value")
-        return RollMummyDie(None if value is None else int(value))
+        return RollMummyDie(fields.optional_integer("value", low=0, high=99))
     return cls()
+
+
+def _face(value: Any) -> Face:
+    try:
+        return Face.parse(value)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from exc
 
 
 def write_record(setup: Setup, maze_text: str, commands: Iterable[Command]) -> str:
@@ -152,28 +205,11 @@ class Replay:
 
 def replay(text: str) -> Replay:
     """Replay a record; raise RecordError at the first bad line or rule error."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    if not text.strip():
-        raise RecordError(1, "the record is empty")
-    try:
-        setup = setup_from_json(json.loads(lines[0]))
-        state, _ = new_game(setup)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise RecordError(1, f"bad setup: {exc}") from exc
-    commands: list[Command] = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise ValueError("each line must be a JSON object")
-            command = command_from_json(data, setup.maze)
-        except ValueError as exc:
-            raise RecordError(number, f"bad command: {exc}") from exc
-        try:
-            state, _ = apply(state, command)
-        except RuleError as exc:
-            raise RecordError(number, str(exc)) from exc
-        commands.append(command)
+    setup, commands, state = replay_record(
+        text,
+        setup_from_json,
+        lambda setup, data: command_from_json(data, setup.maze),
+        lambda setup: new_game(setup)[0],
+        lambda state, command: apply(state, command)[0],
+    )
     return Replay(setup, tuple(commands), state)

@@ -24,6 +24,11 @@ function update(status) {
     location.reload();  // the board changed hands from another page
     return;
   }
+  const journal = status.journal;
+  if (journal && $("journal")) {
+    $("journal").hidden = journal.ok && !journal.notes.length;
+    $("journal-problem").textContent = journal.problem || "";
+  }
   if (!status.table) return;
   const box = $("codes-box");
   if (box && status.table.all_joined && !box.dataset.hidden) {
