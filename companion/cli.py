@@ -115,7 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", nargs="*", default=None, help="sections to run")
     bench.set_defaults(func=_bench)
 
-    inst = sub.add_parser("install-service", help="install the systemd service (run as root)")
+    inst = sub.add_parser(
+        "install-service", help="what `sudo ./install.sh` does: the service on a Pi (as root)"
+    )
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
     return parser
@@ -285,13 +287,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _install_service(args: argparse.Namespace) -> int:
-    from companion.service.install import install
+    from companion.service.install import main
 
-    for line in install(dry_run=args.dry_run):
-        print(line)
-    if not args.dry_run:
-        print("logs: journalctl -u pyramid-companion -f")
-    return 0
+    return main(["--dry-run"] if args.dry_run else [])
 
 
 def _run(args: argparse.Namespace) -> int:

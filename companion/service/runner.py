@@ -15,6 +15,7 @@ from companion.board.config import load_config
 from companion.mazes import load_maze
 
 from .appliance import build
+from .notify import Notifier, Watchdog
 
 log = logging.getLogger("companion")
 
@@ -100,6 +101,9 @@ def run(
     directory = state_dir(state)
     log.info("state in %s; board: %s%s", directory, config.name, " (simulated)" if mock else "")
     appliance = build(config, maze, maze_text, state_dir=directory, mock=mock)
+    notifier = Notifier()
+    watchdog = Watchdog(notifier)
+    appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=secret_key(directory), appliance=appliance)
     server = waitress.create_server(app, host=host, port=port, threads=32, ident="companion")
     actual_port = int(getattr(server, "effective_port", port))
@@ -115,10 +119,12 @@ def run(
     if mock:
         log.info("board simulator: http://localhost:%d/sim", actual_port)
     log.info("ready on %s:%d", host, actual_port)
+    notifier.ready(f"serving on port {actual_port}")
     try:
         server.run()
     finally:
         log.info("shutting down: LEDs off, journal closed")
+        notifier.stopping()
         appliance.hub.end_streams()
         server.close()
         appliance.close()
