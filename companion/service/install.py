@@ -282,7 +282,7 @@ def install_steps(opt: Options) -> list[Step]:
         ),
         Step(
             "enable SPI",
-            "raspi-config nonint do_spi 0",
+            "raspi-config nonint do_spi 0 (none here: config.txt's dtparam=spi=on does it)",
             spi,
             "",
             lambda: shutil.which("raspi-config") is None,  # config.txt has it then
