@@ -14,7 +14,9 @@ from types import FrameType
 from companion.board.config import load_config
 from companion.mazes import load_maze
 
+from . import hotspot
 from .appliance import build
+from .install import CONFIG_DIR
 from .notify import Notifier, Watchdog
 
 log = logging.getLogger("companion")
@@ -105,6 +107,8 @@ def run(
     watchdog = Watchdog(notifier)
     appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=secret_key(directory), appliance=appliance)
+    # The hotspot's name and password (``companion hotspot``), for the host page's QR code.
+    app.config["WIFI_JOIN"] = hotspot.load(config_path.parent if config_path else CONFIG_DIR)
     server = waitress.create_server(app, host=host, port=port, threads=32, ident="companion")
     actual_port = int(getattr(server, "effective_port", port))
 
