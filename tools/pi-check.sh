@@ -90,7 +90,7 @@ mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
 mount --bind /dev "$R/dev"
 mount --bind /dev/pts "$R/dev/pts"
-ok "$(du -sh "$R" | cut -f1)"
+ok "$(du -shx "$R" | cut -f1)"
 
 step "install.sh --port 80 --no-start"
 in_root /root/pyramid-companion/install.sh --port 80 --no-start > "$LOG/install.log" 2>&1 \

@@ -23,6 +23,7 @@ really reach the strip.
 from __future__ import annotations
 
 import importlib
+import os
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -181,6 +182,9 @@ class NeoPixelStrip(Closing):
                     "the NeoPixels need spidev: install spidev (sudo ./install.sh installs "
                     "it), or run with --mock"
                 ) from exc
+        # neopixel_spi's bus helper imports Blinka's digitalio (for type hints), which on a
+        # Pi loads Blinka's gpiod pins; never let Blinka offer to pip-install at import.
+        os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
         import neopixel_spi
 
         self.bus = SpidevBus(spidev, *SPI_MOSI_PINS[pin])

@@ -72,6 +72,8 @@ class Step:
     action: Callable[[], object]
     hint: str
     done: Callable[[], bool] = field(default=lambda: False)
+    #: What ``[done]`` says when ``done()`` is true.
+    note: str = "already so"
 
 
 # -- pure helpers (tested) -------------------------------------------------------------
@@ -282,10 +284,11 @@ def install_steps(opt: Options) -> list[Step]:
         ),
         Step(
             "enable SPI",
-            "raspi-config nonint do_spi 0 (none here: config.txt's dtparam=spi=on does it)",
+            "raspi-config nonint do_spi 0",
             spi,
             "",
-            lambda: shutil.which("raspi-config") is None,  # config.txt has it then
+            lambda: shutil.which("raspi-config") is None,
+            "no raspi-config here: config.txt's dtparam=spi=on enables SPI at the next boot",
         ),
         Step(
             "venv",
@@ -408,7 +411,7 @@ def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object
             out(f"[dry-run] {step.name}: {step.what}")
             continue
         if step.done():
-            out(f"[done]    {step.name}: already so")
+            out(f"[done]    {step.name}: {step.note}")
             continue
         try:
             step.action()

@@ -9,14 +9,15 @@ SPI bytes decode back to the colours, pyserial opens a port.  The kernel's edge
 
 import importlib
 import sys
+from importlib import metadata
 
 expected_model = sys.argv[1]
 
 # 1. The real compiled back-ends import on this architecture.
 real_lgpio = importlib.import_module("lgpio")
 real_spidev = importlib.import_module("spidev")
-version = getattr(real_lgpio, "LGPIO_PY_VERSION", 0)
-print(f"real lgpio {version:#x} and spidev {real_spidev.__version__} import (aarch64)")
+versions = {name: metadata.version(name) for name in ("lgpio", "spidev", "gpiozero")}
+print("real compiled modules import:", ", ".join(f"{k} {v}" for k, v in versions.items()))
 try:
     real_lgpio.gpiochip_open(0)
 except real_lgpio.error as exc:
