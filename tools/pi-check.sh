@@ -174,6 +174,13 @@ grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /'
 ok
 
 step "shut down"
-kill "$NSPAWN"; wait "$NSPAWN" 2>/dev/null || true; NSPAWN=""
-ok
+# SIGTERM asks the container's systemd to halt; under qemu that may hang, and a
+# second SIGTERM makes nspawn end it at once.
+kill "$NSPAWN"
+for _ in $(seq 30); do kill -0 "$NSPAWN" 2>/dev/null || break; sleep 1; done
+how="halted"
+if kill -0 "$NSPAWN" 2>/dev/null; then kill "$NSPAWN"; how="ended by a second SIGTERM"; fi
+wait "$NSPAWN" 2>/dev/null || true
+NSPAWN=""
+ok "$how"
 echo "pi-check: all steps passed in $(($(date +%s) - T0)) s"

@@ -73,14 +73,15 @@ def secret_key(directory: Path) -> bytes:
 def addresses(port: int) -> list[str]:
     """The addresses phones should open: hostname.local and the LAN IPs (no traffic sent)."""
     host = socket.gethostname()
-    urls = [f"http://{host}.local:{port}/"]
+    at = "" if port == 80 else f":{port}"
+    urls = [f"http://{host}.local{at}/"]
     try:
         infos = socket.getaddrinfo(host, None, socket.AF_INET)
     except OSError:
         infos = []
     for ip in sorted({info[4][0] for info in infos}):
         if not str(ip).startswith("127."):
-            urls.append(f"http://{ip}:{port}/")
+            urls.append(f"http://{ip}{at}/")
     return urls
 
 
