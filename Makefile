@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest clean install
+.PHONY: run test lint typecheck pytest clean install uninstall
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +29,12 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-install: $(STAMP)
-	$(BIN)/companion install-service
+# On a Pi (as root): the service, its venv under /opt and the Pi libraries, no test tools.
+install:
+	./install.sh
+
+uninstall:
+	./install.sh uninstall
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

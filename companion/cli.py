@@ -131,7 +131,18 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", nargs="*", default=None, help="sections to run")
     bench.set_defaults(func=_bench)
 
-    inst = sub.add_parser("install-service", help="install the systemd service (run as root)")
+    spot = sub.add_parser("hotspot", help="the Pi as the table's Wi-Fi access point (as root)")
+    spot.add_argument("--name", help="the network name phones see")
+    spot.add_argument("--password", help="8 to 63 characters")
+    spot.add_argument("--ifname", default="wlan0", help="the Wi-Fi interface (default wlan0)")
+    spot.add_argument("--now", action="store_true", help="bring it up now (drops other Wi-Fi)")
+    spot.add_argument("--remove", action="store_true", help="delete the hotspot")
+    spot.add_argument("--config-dir", type=Path, default=Path("/etc/pyramid-companion"))
+    spot.set_defaults(func=_hotspot)
+
+    inst = sub.add_parser(
+        "install-service", help="what `sudo ./install.sh` does: the service on a Pi (as root)"
+    )
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
     return parser
@@ -333,14 +344,32 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _install_service(args: argparse.Namespace) -> int:
-    from companion.service.install import install
+def _hotspot(args: argparse.Namespace) -> int:
+    from companion.service import hotspot
 
-    for line in install(dry_run=args.dry_run):
+    try:
+        if args.remove:
+            done = hotspot.remove(args.config_dir)
+        elif not args.name or not args.password:
+            print("companion hotspot: give --name and --password (or --remove)", file=sys.stderr)
+            return 2
+        else:
+            done = hotspot.create(
+                args.name, args.password, ifname=args.ifname, config_dir=args.config_dir,
+                now=args.now,
+            )  # fmt: skip
+    except hotspot.HotspotError as exc:
+        print(f"companion hotspot: {exc}", file=sys.stderr)
+        return 1
+    for line in done:
         print(line)
-    if not args.dry_run:
-        print("logs: journalctl -u pyramid-companion -f")
     return 0
+
+
+def _install_service(args: argparse.Namespace) -> int:
+    from companion.service.install import main
+
+    return main(["--dry-run"] if args.dry_run else [])
 
 
 def _run(args: argparse.Namespace) -> int:

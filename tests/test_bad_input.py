@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from test_journal_faults import GOOD_ROWS, _journal_with_game
-from tests.test_pages import Table
 from test_pages import start as start_table
 
 from companion.board.config import ConfigError, default_config_text, parse_config
@@ -19,6 +18,7 @@ from companion.errors import StartupError
 from companion.games.mummy.maze_file import parse_maze
 from companion.mazes import default_maze_text
 from companion.service.runner import secret_key
+from tests.test_pages import Table
 
 
 def test_a_short_secret_key_is_an_error_naming_the_file_and_is_kept(tmp_path):

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import sys
-import types
-from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +15,6 @@ from companion.board.pixels import (
     LedClosedError,
     LedOutput,
     MockPixels,
-    NeoPixelStrip,
     open_pixels,
 )
 from companion.board.render import RGB, Geometry, render
@@ -278,52 +274,3 @@ def test_the_serial_driver_has_no_pi_strip(leds: LedConfig) -> None:
     with pytest.raises(ValueError, match="serial"):
         open_pixels(serial, mock=False)
     assert isinstance(open_pixels(serial, mock=True), MockPixels)
-
-
-class FakeNeoPixel:
-    """Stands in for neopixel.NeoPixel: remembers how it was made and what it did."""
-
-    made: ClassVar[list[FakeNeoPixel]] = []
-
-    def __init__(self, pin: Any, n: int, **options: Any) -> None:
-        self.pin, self.n, self.options = pin, n, options
-        self.brightness = options["brightness"]
-        self.values: list[Any] = [(0, 0, 0)] * n
-        self.shown = 0
-        self.deinited = False
-        FakeNeoPixel.made.append(self)
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __setitem__(self, index: slice, value: Any) -> None:
-        self.values[index] = value
-
-    def show(self) -> None:
-        self.shown += 1
-
-    def deinit(self) -> None:
-        self.values = [(0, 0, 0)] * self.n
-        self.show()
-        self.deinited = True
-
-
-def test_the_neopixel_strip_uses_the_board_pin_and_blanks_on_close(
-    monkeypatch: pytest.MonkeyPatch, leds: LedConfig
-) -> None:
-    fake_board = types.ModuleType("board")
-    fake_board.D10 = "pin D10"  # type: ignore[attr-defined]
-    fake_neopixel = types.ModuleType("neopixel")
-    fake_neopixel.NeoPixel = FakeNeoPixel  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "board", fake_board)
-    monkeypatch.setitem(sys.modules, "neopixel", fake_neopixel)
-    FakeNeoPixel.made.clear()
-    with LedOutput(leds, open_pixels(leds, mock=False)) as out:
-        strip = FakeNeoPixel.made[0]
-        assert strip.pin == "pin D10" and strip.n == 152
-        assert strip.options == {"pixel_order": "GRB", "brightness": 1.0, "auto_write": False}
-        out.show([RED] * 152)
-        assert strip.values[leds.indices[0]] == (128, 0, 0) and strip.shown == 1
-    assert strip.deinited and strip.values == [(0, 0, 0)] * 152
-    with pytest.raises(ValueError, match="GPIO27"):
-        NeoPixelStrip(27, 10)

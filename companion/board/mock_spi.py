@@ -1,26 +1,27 @@
-"""A hardware SPI bus on gpiozero's mock pins, as gpiozero gives one on a Pi.
+"""Mock mode's hardware SPI: gpiozero's own ``LocalPiHardwareSPI`` over a stand-in spidev.
 
 On a Pi, gpiozero answers ``factory.spi()`` for the pins of a hardware bus (clock on
-GPIO11, MISO on GPIO9, select on GPIO8 or GPIO7 for SPI0) with spidev: one kernel
-call per transfer, the clock made by the SPI block.  ``MockFactory`` always
-bit-bangs instead, which costs a Python call per clock edge; at 200 scans a second
-of 152 inputs that alone kept a laptop core a quarter busy in mock mode.
-``MockHardwareSPI`` takes the Pi's path on mock pins: the transfer goes in one call
-to the simulated device on that chip select (its ``spi_burst(bits, clock_mode)``), and
-a select line with nothing behind it reads whatever MISO shows.  Shared buses keep
-gpiozero's software SPI.  One known difference from the bit-banged bus: gpiozero's
-software SPI moves the clock to a new idle level only at the next transfer, so its
-first read after a mode change between CPOL 0 and 1 can be off by a bit; a hardware
-bus (and this one) is not.
+GPIO11, MISO on GPIO9, select on GPIO8 or GPIO7 for SPI0) with one of its hardware
+classes: one kernel call per transfer, the clock made by the SPI block.  Mock mode does
+the same with gpiozero's real ``LocalPiHardwareSPI`` (so it refuses what it refuses on
+a Pi); only py-spidev, the thin wrapper around ``/dev/spidevB.D``, is replaced, by
+``StandInSpiDev``.  It answers as a Pi's SPI controller does: 8-bit words only, MSB
+first only (the kernel refuses the rest with ``EINVAL``), at most ``bufsiz`` bytes a
+transfer.  Behind it a ``SpiWire`` plays the devices on the bus: in mock mode,
+``BoardWire`` hands each transfer in one call to the simulated device on that chip
+select (its ``spi_burst(bits, clock_mode)``), and a select line with nothing behind it
+reads whatever MISO shows.  A transfer costs one Python call, not one per clock edge
+as gpiozero's bit-banged mock bus would: that is what keeps mock mode's idle CPU low.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import errno
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Protocol
 
-from gpiozero import SPI
-from gpiozero.exc import DeviceClosed
-from gpiozero.pins.pi import spi_port_device
+from gpiozero.pins import local
+from gpiozero.pins.pi import SPI_HARDWARE_PINS
 
 
 class BurstDevice(Protocol):
@@ -30,113 +31,149 @@ class BurstDevice(Protocol):
         """Clock ``bits`` bits; return what MISO showed, first bit the highest."""
 
 
-class MockHardwareSPI(SPI):  # type: ignore[misc]
-    """gpiozero's ``SPI`` interface for a hardware bus's pins, on a ``MockFactory``."""
+class SpiWire(Protocol):
+    """What is wired to a stand-in SPI bus: answers each transfer of 8-bit words."""
 
-    def __init__(
-        self,
-        clock_pin: Any,
-        mosi_pin: Any,
-        miso_pin: Any,
-        select_pin: Any,
-        pin_factory: Any,
-    ) -> None:
-        self._port, self._device = spi_port_device(clock_pin, mosi_pin, miso_pin, select_pin)
-        self._open = False
-        super().__init__(pin_factory=pin_factory)
-        reserved = {p for p in (clock_pin, mosi_pin, miso_pin, select_pin) if p is not None}
-        self.pin_factory.reserve_pins(self, *reserved)
-        self._select = pin_factory.pin(select_pin)
-        self._miso = None if miso_pin is None else pin_factory.pin(miso_pin)
+    def exchange(self, bus: int, device: int, mode: int, speed_hz: int, data: bytes) -> bytes:
+        """Clock ``data`` out on ``bus``/``device`` (chip select) and return what came in."""
+
+
+class StandInSpiDev:
+    """py-spidev's ``SpiDev`` as a Raspberry Pi's kernel answers it, ``wire`` behind it.
+
+    Make a class bound to a wire with ``spidev_on(wire)``: gpiozero constructs
+    ``SpiDev()`` with no arguments, as it does with the real one.
+    """
+
+    wire: ClassVar[SpiWire]
+    #: The kernel's spidev buffer (``spidev.bufsiz``, 4096 unless raised on the kernel line).
+    bufsiz: ClassVar[int] = 4096
+
+    def __init__(self, bus: int | None = None, device: int | None = None) -> None:
+        self._node: tuple[int, int] | None = None
         self._mode = 0
-        self._lsb_first = False
-        self._select_high = False
-        self._bits_per_word = 8
-        self._rate = 500_000  # what gpiozero sets on spidev
-        self._open = True
+        self._cshigh = False
+        self.max_speed_hz = 125_000_000
+        if bus is not None and device is not None:
+            self.open(bus, device)
 
-    def _conflicts_with(self, other: Any) -> bool:
-        if isinstance(other, MockHardwareSPI):
-            return (self._port, self._device) == (other._port, other._device)
-        return True
-
-    @property
-    def closed(self) -> bool:
-        return not self._open
+    def open(self, bus: int, device: int) -> None:
+        self._node = (bus, device)
 
     def close(self) -> None:
-        if self._open:
-            self._open = False
-            self.pin_factory.release_all(self)
-        super().close()
+        self._node = None
 
-    def __repr__(self) -> str:
-        if self.closed:
-            return "MockHardwareSPI(closed)"
-        return f"MockHardwareSPI(port={self._port}, device={self._device})"
+    def _check_open(self) -> tuple[int, int]:
+        if self._node is None:
+            raise OSError(errno.EBADF, "the SPI device is not open")
+        return self._node
 
-    def transfer(self, data: list[int]) -> list[int]:
-        """Clock out ``data`` and return the words read at the same time."""
-        if self.closed:
-            raise DeviceClosed("the SPI interface is closed")
-        width = self._bits_per_word
-        count = len(data) * width
-        device = getattr(self._select, "spi_device", None)
-        if device is None:
-            stream = (1 << count) - 1 if self._miso is not None and self._miso.state else 0
-        elif hasattr(device, "spi_burst"):
-            stream = device.spi_burst(count, self._mode)
-        else:
-            raise TypeError(
-                f"{type(device).__name__} on the select line answers only the bit-banged bus "
-                "(it has no spi_burst)"
-            )
-        mask = (1 << width) - 1
-        words = [(stream >> (count - width * (i + 1))) & mask for i in range(len(data))]
-        if self._lsb_first:
-            words = [int(f"{w:0{width}b}"[::-1], 2) for w in words]
-        return words
-
-    def _get_clock_mode(self) -> int:
+    @property
+    def mode(self) -> int:
         return self._mode
 
-    def _set_clock_mode(self, value: int) -> None:
+    @mode.setter
+    def mode(self, value: int) -> None:
         if value not in range(4):
-            raise ValueError(f"invalid SPI clock mode {value}")
+            raise ValueError("The mode attribute must be an integer between 0 and 3.")
         self._mode = value
 
-    def _get_lsb_first(self) -> bool:
-        return self._lsb_first
+    @property
+    def lsbfirst(self) -> bool:
+        return False
 
-    def _set_lsb_first(self, value: bool) -> None:
-        self._lsb_first = bool(value)
+    @lsbfirst.setter
+    def lsbfirst(self, value: bool) -> None:
+        if value:  # SPI_LSB_FIRST is not in the Pi's SPI controllers' mode bits
+            raise OSError(errno.EINVAL, "Invalid argument")
 
-    def _get_select_high(self) -> bool:
-        return self._select_high
+    @property
+    def bits_per_word(self) -> int:
+        return 8
 
-    def _set_select_high(self, value: bool) -> None:
-        self._select_high = bool(value)
+    @bits_per_word.setter
+    def bits_per_word(self, value: int) -> None:
+        if value != 8:  # the controller's bits_per_word_mask has 8 only
+            raise OSError(errno.EINVAL, "Invalid argument")
 
-    def _get_bits_per_word(self) -> int:
-        return self._bits_per_word
+    @property
+    def cshigh(self) -> bool:
+        return self._cshigh
 
-    def _set_bits_per_word(self, value: int) -> None:
-        if not 1 <= value <= 32:
-            raise ValueError(f"invalid bits per word {value}")
-        self._bits_per_word = value
+    @cshigh.setter
+    def cshigh(self, value: bool) -> None:
+        self._cshigh = bool(value)
 
-    def _get_rate(self) -> int:
-        return self._rate
+    def _transfer(self, values: Iterable[int]) -> bytes:
+        bus, device = self._check_open()
+        data = bytes(values)  # a word beyond 0..255 is refused, as by py-spidev
+        if len(data) > self.bufsiz:
+            raise OverflowError(f"Argument list size exceeds {self.bufsiz} bytes.")
+        return self.wire.exchange(bus, device, self._mode, self.max_speed_hz, data)
 
-    def _set_rate(self, value: int) -> None:
-        self._rate = int(value)
+    def xfer2(self, values: Sequence[int]) -> list[int]:
+        return list(self._transfer(values))
+
+    xfer = xfer2
+
+    def readbytes(self, count: int) -> list[int]:
+        return list(self._transfer(bytes(count)))
+
+    def writebytes(self, values: Sequence[int]) -> None:
+        self._transfer(values)
+
+    def writebytes2(self, values: bytes | bytearray | Sequence[int]) -> None:
+        """Like py-spidev: any length, sent in transfers of at most ``bufsiz`` bytes."""
+        data = bytes(values)
+        for start in range(0, len(data), self.bufsiz):
+            self._transfer(data[start : start + self.bufsiz])
+
+
+def spidev_on(wire: SpiWire, *, bufsiz: int = 4096) -> type[StandInSpiDev]:
+    """A ``SpiDev`` class whose buses lead to ``wire``."""
+    return type("SpiDev", (StandInSpiDev,), {"wire": wire, "bufsiz": bufsiz})
+
+
+class BoardWire:
+    """The devices of a mock board on SPI: the simulated device on each chip select.
+
+    The device is found through the select pin (gpiozero's ``MockSPISelectPin.spi_device``),
+    as the chips are wired: a ``Mock74HC165Chain`` made on CE1's pin answers transfers
+    on ``/dev/spidev0.1``.
+    """
+
+    def __init__(self, factory: Any) -> None:
+        self._factory = factory
+
+    def exchange(self, bus: int, device: int, mode: int, speed_hz: int, data: bytes) -> bytes:
+        pins = SPI_HARDWARE_PINS[bus]
+        bits = 8 * len(data)
+        chip = getattr(self._factory.pin(pins["select"][device]), "spi_device", None)
+        if chip is None:
+            stream = (1 << bits) - 1 if self._factory.pin(pins["miso"]).state else 0
+        elif hasattr(chip, "spi_burst"):
+            stream = chip.spi_burst(bits, mode)
+        else:
+            raise TypeError(
+                f"{type(chip).__name__} on the select line answers only the bit-banged bus "
+                "(it has no spi_burst)"
+            )
+        return stream.to_bytes(len(data), "big")
 
 
 class HardwareSPIMockFactory:
-    """Mixin for a ``MockFactory``: hardware bus pins get ``MockHardwareSPI`` as on a Pi;
+    """Mixin for a ``MockFactory``: a hardware bus's pins get gpiozero's real
+    ``LocalPiHardwareSPI`` (over ``StandInSpiDev`` and this board's wire), as on a Pi;
     other pins keep gpiozero's bit-banged software SPI."""
 
+    spidev: type[StandInSpiDev]
+
     def _get_spi_class(self, shared: bool, hardware: bool) -> Any:
-        if hardware and not shared:
-            return MockHardwareSPI
-        return super()._get_spi_class(shared, hardware)  # type: ignore[misc]
+        if not hardware:
+            return super()._get_spi_class(shared, hardware)  # type: ignore[misc]
+        if not hasattr(self, "spidev"):
+            self.spidev = spidev_on(BoardWire(self))
+        # gpiozero bound ``spidev.SpiDev`` when it imported; the class it builds next
+        # (straight after this call, in ``PiFactory.spi``) opens this board's stand-in.
+        local.SpiDev = self.spidev
+        return local.LocalPiHardwareSPIShared if shared else local.LocalPiHardwareSPI

@@ -5,14 +5,13 @@ the strip: it maps every position to its pixel index (``[leds.layout]``), applie
 and the configured brightness, then the current limiter, and shows the result.  The
 pixel drivers only hold and send bytes:
 
-- ``NeoPixelStrip``: adafruit's ``neopixel.NeoPixel`` on a Pi pin.  On GPIO10 (the
-  default) Blinka's driver (rpi_ws281x) sends the data through the SPI0 device
-  (``/dev/spidev0.0``, the ``spi`` group may open it), so the daemon needs no root.
-  Enable SPI (``dtparam=spi=on``) and pin the core clock so the SPI timing holds
-  (Pi 3: ``core_freq=250``; Pi 4: ``core_freq=500`` and ``core_freq_min=500``).
-  GPIO18 is the alternative: PWM and DMA through ``/dev/mem``, which costs root for
-  the whole daemon and the analogue audio output (both use the PWM).  On a Pi 5 the
-  library uses the RP1's PIO instead and any pin works.
+- ``NeoPixelStrip``: adafruit's ``neopixel_spi`` on GPIO10 (SPI0 MOSI), writing through
+  ``/dev/spidev0.0`` with py-spidev: the same path on a Pi 3, 4, 5 and Zero 2 W, and
+  no root (the ``spi`` group may open the device).  Why this one and not Blinka's
+  ``neopixel`` (rpi_ws281x on a Pi 4, the PIO package on a Pi 5) is in
+  hardware/README.md.  SPI must be on and, on a Pi 3 or 4, the core clock fixed
+  (Pi 3 and Zero 2 W: ``core_freq=250``; Pi 4: ``core_freq=500`` and
+  ``core_freq_min=500``): the installer does both.
 - ``MockPixels``: a real ``adafruit_pixelbuf.PixelBuf`` (so byte order is the
   library's) whose transmit records every frame's bytes, for mock mode and tests.
 
@@ -24,6 +23,7 @@ really reach the strip.
 from __future__ import annotations
 
 import importlib
+import os
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -102,19 +102,104 @@ class MockPixels(Closing, adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
         self.closed = True
 
 
-class NeoPixelStrip(Closing):
-    """A NeoPixel strip on a Raspberry Pi GPIO pin, through adafruit's ``neopixel``."""
+#: The SPI buses whose MOSI a strip may hang on: pin -> (bus, chip select of /dev/spidevB.D).
+SPI_MOSI_PINS = {10: (0, 0)}
 
-    def __init__(self, pin: int, count: int, byte_order: str = "GRB") -> None:
-        # Imported here: ``board`` and ``neopixel`` only import on a Pi.
-        board = importlib.import_module("board")
-        neopixel = importlib.import_module("neopixel")
-        board_pin = getattr(board, f"D{pin}", None)
-        if board_pin is None:
-            raise ValueError(f"GPIO{pin} is not a pin of this board")
-        self._strip: Any = neopixel.NeoPixel(
-            board_pin, count, pixel_order=byte_order, brightness=1.0, auto_write=False
-        )
+#: WS2812 data at 800 kHz as SPI bytes at 6.4 MHz: one byte per bit (neopixel_spi's default).
+NEOPIXEL_SPI_HZ = 6_400_000
+
+
+class SpidevBus:
+    """busio.SPI's interface (what ``neopixel_spi`` writes to) over a spidev device.
+
+    ``spidev`` is the py-spidev module (or a stand-in at the kernel's edge in tests);
+    writes go to ``/dev/spidev{bus}.{device}`` with no Blinka board layer in between, so
+    no board detection, gpiod or root is involved.
+    """
+
+    def __init__(self, spidev: Any, bus: int, device: int) -> None:
+        self._dev: Any = spidev.SpiDev()
+        try:
+            self._dev.open(bus, device)
+        except OSError as exc:
+            raise OSError(
+                exc.errno,
+                f"/dev/spidev{bus}.{device} did not open ({exc.strerror}): enable SPI "
+                "(sudo raspi-config nonint do_spi 0, then reboot) and let the service user "
+                "in the spi group",
+            ) from exc
+        self.node = (bus, device)
+
+    def try_lock(self) -> bool:
+        return True
+
+    def unlock(self) -> None:
+        pass
+
+    def configure(
+        self, *, baudrate: int = 100_000, polarity: int = 0, phase: int = 0, bits: int = 8
+    ) -> None:
+        if bits != 8:
+            raise ValueError("the Pi's SPI sends 8-bit words only")
+        self._dev.max_speed_hz = baudrate
+        mode = polarity << 1 | phase
+        if self._dev.mode != mode:
+            self._dev.mode = mode
+
+    @property
+    def frequency(self) -> int:
+        return int(self._dev.max_speed_hz)
+
+    def write(self, buffer: bytes | bytearray, start: int = 0, end: int | None = None) -> None:
+        self._dev.writebytes2(bytes(buffer[start:end]))
+
+    def close(self) -> None:
+        self._dev.close()
+
+
+class NeoPixelStrip(Closing):
+    """A NeoPixel strip on SPI0's MOSI (GPIO10), driven by adafruit's ``neopixel_spi``.
+
+    One path on the Pi 3, 4, 5 and Zero 2 W, without root: the library turns every data
+    bit into one SPI byte at 6.4 MHz and writes the frame to ``/dev/spidev0.0`` (the
+    ``spi`` group may open it).  On a Pi 3 or 4 the SPI clock follows the core clock, so
+    the installer fixes it in config.txt.  ``spidev`` is py-spidev by default.
+    """
+
+    def __init__(
+        self, pin: int, count: int, byte_order: str = "GRB", *, spidev: Any = None
+    ) -> None:
+        if pin not in SPI_MOSI_PINS:
+            raise ValueError(
+                f"leds.pin = {pin}: the NeoPixels are driven through SPI0's MOSI, "
+                f"so their data line goes on GPIO{min(SPI_MOSI_PINS)}"
+            )
+        if spidev is None:
+            try:
+                spidev = importlib.import_module("spidev")
+            except ImportError as exc:
+                raise ImportError(
+                    "the NeoPixels need spidev: install spidev (sudo ./install.sh installs "
+                    "it), or run with --mock"
+                ) from exc
+        # neopixel_spi's bus helper imports Blinka's digitalio (for type hints), which on a
+        # Pi loads Blinka's gpiod pins; never let Blinka offer to pip-install at import.
+        os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
+        import neopixel_spi
+
+        self.bus = SpidevBus(spidev, *SPI_MOSI_PINS[pin])
+        try:
+            self._strip: Any = neopixel_spi.NeoPixel_SPI(
+                self.bus,
+                count,
+                pixel_order=byte_order,
+                brightness=1.0,
+                auto_write=False,
+                frequency=NEOPIXEL_SPI_HZ,
+            )
+        except BaseException:
+            self.bus.close()
+            raise
         self.closed = False
 
     @property
@@ -137,19 +222,22 @@ class NeoPixelStrip(Closing):
         self._strip.show()
 
     def close(self) -> None:
-        """Blank the strip and release its pin."""
+        """Blank the strip and release the SPI device."""
         if self.closed:
             return
         self.closed = True
-        self._strip.deinit()
+        try:
+            self._strip.deinit()
+        finally:
+            self.bus.close()
 
 
-def open_pixels(config: LedConfig, mock: bool) -> Pixels:
+def open_pixels(config: LedConfig, mock: bool, *, spidev: Any = None) -> Pixels:
     """The pixel driver for ``config``: recorded frames in mock mode, else the strip."""
     if mock:
         return MockPixels(config.count, byteorder=config.byte_order)
     if config.driver == "neopixel" and config.pin is not None:
-        return NeoPixelStrip(config.pin, config.count, config.byte_order)
+        return NeoPixelStrip(config.pin, config.count, config.byte_order, spidev=spidev)
     raise ValueError(
         f"leds.driver = {config.driver}: the microcontroller drives these pixels "
         "over the serial link, not the Pi"

@@ -17,6 +17,7 @@ from typing import Any
 
 from .config import BoardConfig
 from .mock_board import MockBoard, mock_factory
+from .pin_factory import open_pin_factory
 from .pixels import LedOutput, MockPixels, Pixels, open_pixels
 from .sensors import Sensors
 from .serial_board import SerialBoard, SimulatedPicoBoard
@@ -67,6 +68,8 @@ def run_selftest(
             dead = board.position(FAULT_POSITION)
             board.kill(dead)
             out(f"(simulation: the sensor under {FAULT_POSITION} is made dead)")
+    elif factory is None and config.sensors.backend != "serial":
+        factory = open_pin_factory()  # the Pi's lgpio factory, as `companion run` opens it
     out(f"Self-test of {config.name} ({config.positions} positions)")
     try:
         if config.sensors.backend == "serial":

@@ -119,6 +119,9 @@ class Sensors(Closing):
         self._last_scan_at: float | None = None
         self._busy_total = 0.0
         self._busy_max = 0.0
+        #: Called after every scan of the scan thread (systemd's watchdog: a stuck scan
+        #: thread stops calling it and the service is restarted).
+        self.heartbeat: Callable[[], object] | None = None
         # Last, so that nothing above can fail with the pins already taken.
         self._backend: SensorBackend | None = backend or open_backend(
             config, pin_factory=pin_factory
@@ -215,6 +218,8 @@ class Sensors(Closing):
                 self._errors += 1
                 if self._errors == 1 or self._errors % 1000 == 0:
                     log.exception("sensor scan failed (%d failures)", self._errors)
+            if self.heartbeat is not None:
+                self.heartbeat()
             next_at += period
             delay = next_at - self.clock()
             if delay < 0:

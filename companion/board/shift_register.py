@@ -20,10 +20,11 @@ edge) and on a hardware bus, and it never shifts when CLK INH is released.
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any
 
 from gpiozero import Device, DigitalOutputDevice
-from gpiozero.exc import DeviceClosed
+from gpiozero.exc import DeviceClosed, SPISoftwareFallback
 from gpiozero.pins.mock import (
     MockSPIClockPin,
     MockSPIDevice,
@@ -38,23 +39,47 @@ from .gpio_sensors import BoundedHistory, MockDrivenPin, PinName, WatchedMockPin
 SPI_CLOCK_MODE = 2
 
 
-def _open_spi(factory: Any, **pins: PinName | None) -> Any:
-    """``factory.spi(**pins)``, working around gpiozero 2.0.1's software SPI bus.
+class SPIUnavailable(RuntimeError):
+    """The chain's hardware SPI bus did not open; gpiozero would have bit-banged it."""
 
-    ``SPISoftwareBus.__init__`` calls ``Device.__init__()`` without the factory it
-    was given, so gpiozero looks for a global default factory: on a PC with only a
-    ``MockFactory`` passed in that raises ``BadPinFactory``, and on a Pi it opens a
-    second factory.  While the interface is built, the given factory stands in as
-    the default (only if there is none); the bus itself uses it for nothing else.
+
+def _open_spi(factory: Any, **pins: PinName | None) -> Any:
+    """``factory.spi(**pins)``: hardware SPI on a hardware bus's pins, never bit-banged.
+
+    gpiozero falls back to bit-banging a hardware bus's pins with only a warning when
+    the bus does not open (spidev or lgpio missing, SPI off): at 100 scans a second
+    that costs most of a Pi core, so it is a start-up error here that says what to do.
+    Pins of no hardware bus get gpiozero's software SPI, as asked.
+
+    Also works around gpiozero 2.0.1's software SPI bus: ``SPISoftwareBus.__init__``
+    calls ``Device.__init__()`` without the factory it was given, so gpiozero looks for
+    a global default factory (on a PC with only a ``MockFactory`` passed in that raises
+    ``BadPinFactory``; on a Pi it opens a second factory).  While the interface is
+    built, the given factory stands in as the default (only if there is none).
     """
-    if Device.pin_factory is not None:
-        return factory.spi(**pins)
-    Device.pin_factory = factory
+    set_default = Device.pin_factory is None
+    if set_default:
+        Device.pin_factory = factory
     try:
-        return factory.spi(**pins)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SPISoftwareFallback)
+            return factory.spi(**pins)
+    except SPISoftwareFallback as fallback:
+        detail = str(fallback)
+        todo = "install spidev" if "spidev" in detail else "enable SPI"
+        raise SPIUnavailable(
+            f"the sensor chain's hardware SPI bus did not open ({detail}): {todo} "
+            "(enable SPI: sudo raspi-config nonint do_spi 0 and reboot; install spidev "
+            "and lgpio: sudo ./install.sh)"
+        ) from None
     finally:
-        if Device.pin_factory is factory:
+        if set_default and Device.pin_factory is factory:
             Device.pin_factory = None
+
+
+#: What the chain needs of the bus; each is set only where the bus differs, since
+#: gpiozero's lgpio bus has a fixed bit order and word size and refuses any assignment.
+SPI_SETTINGS = (("clock_mode", SPI_CLOCK_MODE), ("lsb_first", False), ("bits_per_word", 8))
 
 
 def input_name(index: int) -> str:
@@ -97,9 +122,9 @@ class ShiftRegisterChain(Closing):
                 miso_pin=data_pin,
                 select_pin=select_pin,
             )
-            self._spi.clock_mode = SPI_CLOCK_MODE
-            self._spi.lsb_first = False
-            self._spi.bits_per_word = 8
+            for name, value in SPI_SETTINGS:
+                if getattr(self._spi, name) != value:
+                    setattr(self._spi, name, value)
         except BaseException:
             self.close()
             raise

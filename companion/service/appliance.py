@@ -17,6 +17,7 @@ from typing import Any
 from companion.board.config import BoardConfig
 from companion.board.controls import Buttons, Buzzer
 from companion.board.mock_board import MockBoard, mock_factory
+from companion.board.pin_factory import open_pin_factory
 from companion.board.pixels import LedOutput, open_pixels
 from companion.board.render import Geometry, render, still
 from companion.board.scene import Scene
@@ -182,6 +183,7 @@ class Appliance(Closing):
             self._close_controls,
             self.journal.close,
             self._close_mock,
+            self._close_factory,
         ):
             try:
                 step()
@@ -200,6 +202,10 @@ class Appliance(Closing):
         if self.buzzer is not None:
             self.buzzer.close()
 
+    def _close_factory(self) -> None:
+        if self.factory is not None:
+            self.factory.close()
+
     def _close_mock(self) -> None:
         if self.pixels is not None:
             self.pixels.close()
@@ -207,6 +213,13 @@ class Appliance(Closing):
             self.serial_board.close()
         if self.mock_board is not None:
             self.mock_board.close()
+
+
+def needs_pins(config: BoardConfig) -> bool:
+    """Whether the Pi's own GPIO is used (not when a microcontroller does it all)."""
+    return (
+        config.sensors.backend != "serial" or bool(config.buttons) or config.buzzer_pin is not None
+    )
 
 
 def build(
@@ -234,6 +247,8 @@ def build(
     status_to: list[Callable[[bool], None]] = []
     if mock:
         factory = mock_factory(config)
+    elif needs_pins(config):
+        factory = open_pin_factory()  # lgpio, named in the log; never gpiozero's guess
     if config.sensors.backend == "serial":
         url = config.sensors.port
         if mock:

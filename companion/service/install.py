@@ -1,49 +1,458 @@
-"""``companion install-service``: put the systemd unit in place on a Pi."""
+"""The Pi's installer (``sudo ./install.sh``): apt packages, SPI, core clock, venv, user, unit.
+
+Runs with the system's ``python3`` from a clone (no venv exists yet), so it uses only the
+standard library.  Every step first checks whether it is already done (a second run
+changes nothing), ``--dry-run`` prints every step without doing it, and a step that
+fails says what to do.  ``uninstall`` undoes it all but keeps the game journal and the
+board config unless ``--purge``.  systemd/README.md describes each step.
+"""
 
 from __future__ import annotations
 
+import argparse
+import os
 import shutil
 import subprocess
 import sys
-from importlib import resources
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.board.config import default_config_text
-
 UNIT_NAME = "pyramid-companion.service"
-CONFIG_DIR = Path("/etc/pyramid-companion")
 USER = "companion"
+GROUPS = ("gpio", "spi", "dialout")
+PREFIX = Path("/opt/pyramid-companion")
+VENV = PREFIX / "venv"
+CONFIG_DIR = Path("/etc/pyramid-companion")
+STATE_DIR = Path("/var/lib/pyramid-companion")
+UNIT_DIR = Path("/etc/systemd/system")
+UDEV_RULE = Path("/etc/udev/rules.d/60-pyramid-companion.rules")
+FIRMWARE_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
+#: Build tools only for what has no wheel on the Pi (spidev); avahi answers <name>.local.
+APT_PACKAGES = ("python3-venv", "python3-dev", "build-essential", "avahi-daemon")
+DATA = Path(__file__).with_name("data")
+SOURCE = Path(__file__).resolve().parents[2]
+
+BEGIN = "# >>> pyramid-companion (sudo ./install.sh uninstall removes this block)"
+END = "# <<< pyramid-companion"
+#: SPI on; the NeoPixels' SPI clock follows the core clock on a Pi 3, Zero 2 W and 4, so it
+#: is fixed there (rpi_ws281x README); a Pi 5's SPI has its own clock.
+FIRMWARE_BLOCK = f"""{BEGIN}
+[all]
+dtparam=spi=on
+[pi3]
+core_freq=250
+[pi02]
+core_freq=250
+[pi4]
+core_freq=500
+core_freq_min=500
+[all]
+{END}
+"""
+
+UDEV_RULES = """\
+# pyramid-companion: the service user reaches GPIO and SPI through these groups
+# (Raspberry Pi OS's 99-com.rules does the same; this keeps it true elsewhere).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+SUBSYSTEM=="spidev", KERNEL=="spidev*", GROUP="spi", MODE="0660"
+"""
 
 
-def unit_text(executable: str) -> str:
-    """The unit file with the path of this install's ``companion`` command filled in."""
-    template = resources.files("companion.service").joinpath("data", UNIT_NAME).read_text("utf-8")
-    return template.replace("@COMPANION@", executable)
+class StepFailed(RuntimeError):
+    """A step failed; the message says what to do."""
 
 
-def install(*, unit_dir: Path = Path("/etc/systemd/system"), dry_run: bool = False) -> list[str]:
-    """Create the service user, a board config and the unit; enable and start it."""
-    beside = Path(sys.executable).with_name("companion")  # this virtual environment's command
-    executable = str(beside) if beside.exists() else (shutil.which("companion") or "companion")
-    steps: list[list[str]] = [
-        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
-        ["usermod", "-a", "-G", "gpio,spi,dialout", USER],
-        ["systemctl", "daemon-reload"],
-        ["systemctl", "enable", "--now", UNIT_NAME],
+@dataclass
+class Step:
+    """One thing the installer does: skipped when ``done()`` says it already is."""
+
+    name: str
+    what: str
+    action: Callable[[], object]
+    hint: str
+    done: Callable[[], bool] = field(default=lambda: False)
+    #: What ``[done]`` says when ``done()`` is true.
+    note: str = "already so"
+
+
+# -- pure helpers (tested) -------------------------------------------------------------
+
+
+def with_block(text: str, block: str = FIRMWARE_BLOCK) -> str:
+    """``text`` (a config.txt) with our block in it once, replacing an older one."""
+    return without_block(text).rstrip("\n") + "\n\n" + block
+
+
+def without_block(text: str) -> str:
+    """``text`` without our block (and nothing else changed)."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        if line.rstrip("\n") == BEGIN:
+            skipping = True
+            if out and out[-1] == "\n":
+                out.pop()
+            continue
+        if skipping:
+            skipping = line.rstrip("\n") != END
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+def unit_text(venv: Path = VENV, name: str = UNIT_NAME) -> str:
+    """The unit (or a drop-in) with the venv's path filled in."""
+    return (DATA / name).read_text("utf-8").replace("@VENV@", str(venv))
+
+
+# -- running commands --------------------------------------------------------------------
+
+
+def run(command: Sequence[str], hint: str) -> str:
+    """Run ``command``; on failure raise ``StepFailed`` with its output and ``hint``."""
+    try:
+        done = subprocess.run(list(command), capture_output=True, text=True, check=False)
+    except FileNotFoundError as exc:
+        raise StepFailed(f"{command[0]} is missing ({exc}); {hint}") from None
+    if done.returncode != 0:
+        output = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise StepFailed(
+            f"`{' '.join(command)}` failed ({done.returncode}): {' | '.join(output)}; {hint}"
+        )
+    return done.stdout
+
+
+def succeeds(command: Sequence[str]) -> bool:
+    try:
+        return subprocess.run(list(command), capture_output=True, check=False).returncode == 0
+    except FileNotFoundError:
+        return False
+
+
+def write_if_changed(path: Path, text: str, mode: int = 0o644) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+
+
+def same_text(path: Path, text: str) -> bool:
+    return path.is_file() and path.read_text("utf-8") == text
+
+
+def firmware_config() -> Path | None:
+    return next((p for p in FIRMWARE_CONFIGS if p.is_file()), None)
+
+
+# -- the steps ------------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    port: int = 8080
+    start: bool = True
+    source: Path = SOURCE
+    constraints: Path | None = None
+    purge: bool = False
+
+
+def install_steps(opt: Options) -> list[Step]:
+    """What ``sudo ./install.sh`` does, in order."""
+    constraints = opt.constraints or opt.source / "constraints-pi.txt"
+    unit_path = UNIT_DIR / UNIT_NAME
+    dropin = UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
+    missing = [p for p in APT_PACKAGES if not succeeds(["dpkg", "-s", p])]
+
+    def apt() -> None:
+        hint = "check the network, run `sudo apt-get update`, then run the installer again"
+        env_hint = "apt-get could not install " + " ".join(missing) + ": " + hint
+        run(["apt-get", "update", "-q"], hint)
+        run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], env_hint)
+
+    def user() -> None:
+        run(
+            ["useradd", "--system", "--home-dir", str(STATE_DIR), "--no-create-home",
+             "--shell", "/usr/sbin/nologin", USER],
+            "create the user by hand (`sudo useradd --system companion`) and run again",
+        )  # fmt: skip
+
+    def groups() -> None:
+        for group in GROUPS:
+            if not succeeds(["getent", "group", group]):
+                run(["groupadd", "--system", group], f"create the group {group} by hand")
+        run(["usermod", "-a", "-G", ",".join(GROUPS), USER], "add the user to the groups by hand")
+
+    def in_groups() -> bool:
+        try:
+            out = subprocess.run(["id", "-nG", USER], capture_output=True, text=True).stdout
+        except FileNotFoundError:
+            return False
+        return set(GROUPS) <= set(out.split())
+
+    def udev() -> None:
+        write_if_changed(UDEV_RULE, UDEV_RULES)
+        if opt.start and shutil.which("udevadm"):
+            run(["udevadm", "control", "--reload"], "reboot to load the udev rules")
+            run(["udevadm", "trigger"], "reboot to apply the udev rules")
+
+    def firmware() -> None:
+        path = firmware_config()
+        if path is None:
+            raise StepFailed(
+                "no /boot/firmware/config.txt: is this Raspberry Pi OS Bookworm? Add these "
+                "lines to the firmware's config.txt by hand:\n" + FIRMWARE_BLOCK
+            )
+        path.write_text(with_block(path.read_text("utf-8")), encoding="utf-8")
+
+    def firmware_done() -> bool:
+        path = firmware_config()
+        return path is not None and FIRMWARE_BLOCK in path.read_text("utf-8")
+
+    def spi() -> None:
+        run(
+            ["raspi-config", "nonint", "do_spi", "0"],
+            "enable SPI in `sudo raspi-config` (Interface Options), then reboot",
+        )
+
+    def venv() -> None:
+        PREFIX.mkdir(parents=True, exist_ok=True)
+        run([sys.executable, "-m", "venv", str(VENV)], "install python3-venv and run again")
+
+    def packages() -> None:
+        if not constraints.is_file():
+            raise StepFailed(f"{constraints} is missing: run the installer from a full clone")
+        run(
+            [str(VENV / "bin" / "pip"), "install", "--quiet", "--no-cache-dir",
+             "--disable-pip-version-check", "-c", str(constraints), f"{opt.source}[pi]"],
+            "check the network; a package without a wheel for this Pi is built with the "
+            "apt step's build tools: run the installer again, and read the pip error above",
+        )  # fmt: skip
+
+    def board_config() -> None:
+        example = opt.source / "companion" / "board" / "data" / "reference-1-pi.toml"
+        write_if_changed(CONFIG_DIR / "board.toml", example.read_text("utf-8"))
+
+    def unit() -> None:
+        write_if_changed(unit_path, unit_text())
+        if opt.port == 80:
+            write_if_changed(dropin, unit_text(name="port80.conf"))
+        elif dropin.exists():
+            dropin.unlink()
+
+    def unit_done() -> bool:
+        port_ok = same_text(dropin, unit_text(name="port80.conf")) if opt.port == 80 else (
+            not dropin.exists()
+        )  # fmt: skip
+        return same_text(unit_path, unit_text()) and port_ok
+
+    def start() -> None:
+        hint = "read `journalctl -u pyramid-companion -b` for why it did not start"
+        run(["systemctl", "daemon-reload"], hint)
+        run(["systemctl", "restart", UNIT_NAME], hint)
+        run(["systemctl", "is-active", UNIT_NAME], hint)
+
+    steps = [
+        Step(
+            "apt packages",
+            "apt-get install " + " ".join(APT_PACKAGES),
+            apt,
+            "",
+            lambda: not missing,
+        ),
+        Step(
+            "service user",
+            f"useradd --system {USER} (home {STATE_DIR}, no login)",
+            user,
+            "",
+            lambda: succeeds(["id", USER]),
+        ),
+        Step("groups", f"add {USER} to {', '.join(GROUPS)}", groups, "", in_groups),
+        Step(
+            "udev rules",
+            f"write {UDEV_RULE} (gpiochip to gpio, spidev to spi)",
+            udev,
+            "",
+            lambda: same_text(UDEV_RULE, UDEV_RULES),
+        ),
+        Step(
+            "firmware config",
+            "config.txt: dtparam=spi=on; core_freq=250 (Pi 3, Zero 2 W), 500 (Pi 4)",
+            firmware,
+            "",
+            firmware_done,
+        ),
+        Step(
+            "enable SPI",
+            "raspi-config nonint do_spi 0",
+            spi,
+            "",
+            lambda: shutil.which("raspi-config") is None,
+            "no raspi-config here: config.txt's dtparam=spi=on enables SPI at the next boot",
+        ),
+        Step(
+            "venv",
+            f"python3 -m venv {VENV}",
+            venv,
+            "",
+            lambda: (VENV / "bin" / "python").exists(),
+        ),
+        Step(
+            "python packages",
+            f"pip install -c {constraints.name} '{opt.source}[pi]' (no test tools)",
+            packages,
+            "",
+        ),
+        Step(
+            "board config",
+            f"write {CONFIG_DIR / 'board.toml'} (reference design 1) unless it exists",
+            board_config,
+            "",
+            lambda: (CONFIG_DIR / "board.toml").exists(),
+        ),
+        Step(
+            "unit",
+            f"write {unit_path}" + (f" and {dropin}" if opt.port == 80 else ""),
+            unit,
+            "",
+            unit_done,
+        ),
+        Step(
+            "enable",
+            f"systemctl enable {UNIT_NAME}",
+            lambda: run(["systemctl", "enable", UNIT_NAME], "run `systemctl enable` by hand"),
+            "",
+            lambda: succeeds(["systemctl", "is-enabled", "--quiet", UNIT_NAME]),
+        ),
     ]
-    done = []
-    if dry_run:
-        return [f"write {unit_dir / UNIT_NAME}", *(" ".join(s) for s in steps)]
-    subprocess.run(steps[0], check=False)  # the user may exist already
-    subprocess.run(steps[1], check=True)
-    CONFIG_DIR.mkdir(parents=True, exist_ok=True)
-    config = CONFIG_DIR / "board.toml"
-    if not config.exists():
-        config.write_text(default_config_text(), encoding="utf-8")
-        done.append(f"wrote {config} (the reference design 1 board: edit it for yours)")
-    (unit_dir / UNIT_NAME).write_text(unit_text(executable), encoding="utf-8")
-    done.append(f"wrote {unit_dir / UNIT_NAME}")
-    for step in steps[2:]:
-        subprocess.run(step, check=True)
-        done.append(" ".join(step))
-    return done
+    if opt.start:
+        steps.append(Step("start", f"systemctl restart {UNIT_NAME}", start, ""))
+    return steps
+
+
+def uninstall_steps(opt: Options) -> list[Step]:
+    """What ``sudo ./install.sh uninstall`` does: all but the journal and config."""
+    unit_path = UNIT_DIR / UNIT_NAME
+
+    def stop() -> None:
+        subprocess.run(["systemctl", "disable", "--now", UNIT_NAME], capture_output=True)
+
+    def unit() -> None:
+        unit_path.unlink(missing_ok=True)
+        shutil.rmtree(UNIT_DIR / f"{UNIT_NAME}.d", ignore_errors=True)
+        if opt.start:
+            run(["systemctl", "daemon-reload"], "run `sudo systemctl daemon-reload` by hand")
+
+    def firmware() -> None:
+        path = firmware_config()
+        if path is not None:
+            path.write_text(without_block(path.read_text("utf-8")), encoding="utf-8")
+
+    def firmware_gone() -> bool:
+        path = firmware_config()
+        return path is None or BEGIN not in path.read_text("utf-8")
+
+    steps = [
+        Step(
+            "stop",
+            f"systemctl disable --now {UNIT_NAME}",
+            stop,
+            "",
+            lambda: not unit_path.exists(),
+        ),
+        Step("unit", f"remove {unit_path}", unit, "", lambda: not unit_path.exists()),
+        Step(
+            "udev rules",
+            f"remove {UDEV_RULE}",
+            lambda: UDEV_RULE.unlink(),
+            "",
+            lambda: not UDEV_RULE.exists(),
+        ),
+        Step(
+            "firmware config",
+            "remove our block from config.txt",
+            firmware,
+            "",
+            firmware_gone,
+        ),
+        Step(
+            "venv",
+            f"remove {PREFIX}",
+            lambda: shutil.rmtree(PREFIX),
+            "",
+            lambda: not PREFIX.exists(),
+        ),
+        Step(
+            "service user",
+            f"userdel {USER}",
+            lambda: run(["userdel", USER], "remove the user by hand: sudo userdel companion"),
+            "",
+            lambda: not succeeds(["id", USER]),
+        ),
+    ]
+    if opt.purge:
+        for path in (STATE_DIR, CONFIG_DIR):
+            steps.append(
+                Step(
+                    "purge",
+                    f"remove {path} (the game journal and board config)",
+                    lambda path=path: shutil.rmtree(path),  # type: ignore[misc]
+                    "",
+                    lambda path=path: not path.exists(),  # type: ignore[misc]
+                )
+            )
+    return steps
+
+
+def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object] = print) -> bool:
+    """Run (or with ``dry_run`` only print) every step; stop at the first that fails."""
+    for step in steps:
+        if dry_run:
+            out(f"[dry-run] {step.name}: {step.what}")
+            continue
+        if step.done():
+            out(f"[done]    {step.name}: {step.note}")
+            continue
+        try:
+            step.action()
+        except (StepFailed, OSError) as exc:
+            out(f"[FAILED]  {step.name}: {exc}")
+            out("          fix that, then run `sudo ./install.sh` again (it skips what is done)")
+            return False
+        out(f"[ok]      {step.name}: {step.what}")
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="install.sh", description="install the pyramid companion as a service on a Pi"
+    )
+    parser.add_argument("action", nargs="?", choices=["install", "uninstall"], default="install")
+    parser.add_argument("--dry-run", action="store_true", help="print every step, do nothing")
+    parser.add_argument("--port", type=int, choices=[80, 8080], default=8080,
+                        help="80: phones open http://<name>.local/ (no port)")  # fmt: skip
+    parser.add_argument("--no-start", dest="start", action="store_false",
+                        help="do not (re)start the service (an image or a chroot)")  # fmt: skip
+    parser.add_argument("--purge", action="store_true",
+                        help="uninstall: remove the game journal and board config too")  # fmt: skip
+    args = parser.parse_args(argv)
+    opt = Options(port=args.port, start=args.start, purge=args.purge)
+    if not args.dry_run and os.geteuid() != 0:
+        print("install.sh: run it as root: sudo ./install.sh", file=sys.stderr)
+        return 1
+    steps = install_steps(opt) if args.action == "install" else uninstall_steps(opt)
+    if not perform(steps, dry_run=args.dry_run):
+        return 1
+    if args.action == "install" and not args.dry_run:
+        port = "" if opt.port == 80 else f":{opt.port}"
+        print(f"phones open http://{os.uname().nodename}.local{port}/ (logs: journalctl -u "
+              f"{UNIT_NAME.removesuffix('.service')} -f)")  # fmt: skip
+        if not Path("/dev/spidev0.0").exists():
+            print("reboot once so that SPI and the core clock take effect: sudo reboot")
+    if args.action == "uninstall" and not opt.purge and not args.dry_run:
+        print(f"kept: {STATE_DIR} (the game journal) and {CONFIG_DIR}; --purge removes them")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,8 +17,11 @@ from companion.board.config import load_config
 from companion.errors import StartupError
 from companion.mazes import load_maze
 
+from . import hotspot
 from .appliance import build
+from .install import CONFIG_DIR
 from .journal import prepare_state_dir
+from .notify import Notifier, Watchdog
 
 log = logging.getLogger("companion")
 
@@ -100,14 +103,15 @@ def hardware_error(exc: BaseException) -> StartupError:
 def addresses(port: int) -> list[str]:
     """The addresses phones should open: hostname.local and the LAN IPs (no traffic sent)."""
     host = socket.gethostname()
-    urls = [f"http://{host}.local:{port}/"]
+    at = "" if port == 80 else f":{port}"
+    urls = [f"http://{host}.local{at}/"]
     try:
         infos = socket.getaddrinfo(host, None, socket.AF_INET)
     except OSError:
         infos = []
     for ip in sorted({info[4][0] for info in infos}):
         if not str(ip).startswith("127."):
-            urls.append(f"http://{ip}:{port}/")
+            urls.append(f"http://{ip}{at}/")
     return urls
 
 
@@ -136,7 +140,12 @@ def run(
         if mock:
             raise
         raise hardware_error(exc) from exc
+    notifier = Notifier()
+    watchdog = Watchdog(notifier)
+    appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=key, appliance=appliance)
+    # The hotspot's name and password (``companion hotspot``), for the host page's QR code.
+    app.config["WIFI_JOIN"] = hotspot.load(config_path.parent if config_path else CONFIG_DIR)
     try:
         server = waitress.create_server(app, host=host, port=port, threads=32, ident="companion")
     except OSError as exc:
@@ -155,10 +164,12 @@ def run(
     if mock:
         log.info("board simulator: http://localhost:%d/sim", actual_port)
     log.info("ready on %s:%d", host, actual_port)
+    notifier.ready(f"serving on port {actual_port}")
     try:
         server.run()
     finally:
         log.info("shutting down: LEDs off, journal closed")
+        notifier.stopping()
         appliance.hub.end_streams()
         server.close()
         appliance.close()

@@ -14,7 +14,17 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Flask, redirect, render_template, request, session, url_for
+import segno.helpers
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
@@ -183,6 +193,8 @@ def host() -> ResponseReturnValue:
         status=status,
         addresses=urls,
         address_qr=qr_svg(urls[0]),
+        wifi=(wifi := current_app.config.get("WIFI_JOIN")),
+        wifi_qr=qr_svg(wifi_data(wifi.ssid, wifi.password)) if wifi else None,
         seat_qr=qr,
         seat=current_seat(),
         colours=("red", "turquoise", "blue", "violet"),
@@ -217,6 +229,11 @@ def join_urls() -> list[str]:
         urls = [here, *(u for u in urls if u != here)]
     by_ip = [u for u in urls if (urlsplit(u).hostname or "").replace(".", "").isdigit()]
     return [*by_ip, *(u for u in urls if u not in by_ip)] or [here]
+
+
+def wifi_data(ssid: str, password: str) -> str:
+    """What a phone's camera reads to join a WPA network (``WIFI:`` with escapes)."""
+    return str(segno.helpers.make_wifi_data(ssid=ssid, password=password, security="WPA"))
 
 
 @lru_cache(maxsize=64)

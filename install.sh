@@ -1,0 +1,12 @@
+#!/bin/sh
+# The Raspberry Pi's set-up command, from a clone of this repository:
+#   sudo ./install.sh [--dry-run] [--port 80] [--no-start]
+#   sudo ./install.sh uninstall [--purge]      (--purge also removes the game journal)
+# Each step is skipped when already done; systemd/README.md says what each does.
+set -e
+cd "$(dirname "$0")"
+if ! command -v python3 >/dev/null; then
+    echo "install.sh: python3 is missing: sudo apt-get install python3, then run again" >&2
+    exit 1
+fi
+exec python3 -m companion.service.install "$@"

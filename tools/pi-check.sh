@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# The emulated Raspberry Pi check (minutes; not part of `make test`).  Needs root and a
+# Debian host; installs qemu-user-static, mmdebstrap and systemd-container if missing.
+#
+#   sudo tools/pi-check.sh [--fresh] [WORKDIR]     (default /var/tmp/pi-check)
+#
+# 1. builds a Debian Bookworm arm64 root from Debian's own archive (kept in WORKDIR as
+#    root.base; --fresh builds it again) and copies it for this run;
+# 2. runs `./install.sh --port 80 --no-start` inside it (qemu-user-static), with a
+#    stand-in /boot/firmware/config.txt: everything but starting the service;
+# 3. runs it again: every step must say it is already done;
+# 4. opens the board stack there (tools/pi-check/board_check.py) as a Pi 4 and a Pi 5
+#    (a fake /proc/cpuinfo), over stand-ins for /dev/gpiochip0 and /dev/spidev0.*;
+# 5. boots the root with systemd-nspawn: the installed unit must reach "active" (the real
+#    start-up, not --mock, with the stand-in lgpio/spidev on its PYTHONPATH) and serve
+#    /healthz on port 80.
+# One line per step with its time; a failure names its step and shows the log's end.
+set -euo pipefail
+FRESH=0
+[ "${1:-}" = --fresh ] && { FRESH=1; shift; }
+W=${1:-/var/tmp/pi-check}/arm64
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+R=$W/root
+LOG=$W/logs
+T0=$(date +%s)
+NSPAWN=""
+mkdir -p "$W" "$LOG"
+
+step() { STEP=$1; S0=$(date +%s); }
+ok() { printf '[%4ds] %-34s ok (%ds)%s\n' $(($(date +%s) - T0)) "$STEP" $(($(date +%s) - S0)) "${1:+  $1}"; }
+fail() {
+    printf '[%4ds] %-34s FAILED%s\n' $(($(date +%s) - T0)) "$STEP" "${1:+: $1}"
+    [ -n "${2:-}" ] && [ -f "$2" ] && tail -25 "$2" | sed 's/^/    | /'
+    exit 1
+}
+unmount_all() {
+    [ -n "$NSPAWN" ] && kill "$NSPAWN" 2>/dev/null && sleep 5 && kill -9 "$NSPAWN" 2>/dev/null
+    for m in proc/cpuinfo dev/pts dev sys proc; do
+        mountpoint -q "$R/$m" 2>/dev/null && umount "$R/$m"
+    done
+    return 0
+}
+trap unmount_all EXIT
+in_root() {
+    chroot "$R" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"
+}
+
+step "host tools"
+if ! command -v mmdebstrap >/dev/null || ! command -v systemd-nspawn >/dev/null \
+    || [ ! -e /usr/bin/qemu-aarch64-static ] || ! command -v arch-test >/dev/null; then
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends qemu-user-static \
+        binfmt-support mmdebstrap arch-test systemd-container curl; } > "$LOG/host.log" 2>&1 \
+        || fail "apt-get install of the host tools" "$LOG/host.log"
+fi
+ok
+
+step "binfmt (qemu-aarch64)"
+mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+update-binfmts --enable qemu-aarch64 2>/dev/null || true
+arch-test arm64 > "$LOG/arch-test.log" 2>&1 || fail "arm64 binaries do not run here" "$LOG/arch-test.log"
+ok
+
+step "bookworm arm64 root"
+if [ "$FRESH" = 1 ] || [ ! -x "$W/root.base/usr/bin/python3" ]; then
+    rm -rf "$W/root.base" "$W/root.tmp"
+    M=http://deb.debian.org/debian
+    mmdebstrap --arch=arm64 --variant=important --aptopt='Acquire::Retries "3"' \
+        --include=python3,python3-venv,python3-dev,python3-pip,build-essential,ca-certificates,systemd,systemd-sysv,dbus,udev,avahi-daemon \
+        --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/" 2>/dev/null; chroot "$1" update-ca-certificates' \
+        bookworm "$W/root.tmp" "deb $M bookworm main" "deb $M bookworm-updates main" \
+        "deb http://deb.debian.org/debian-security bookworm-security main" \
+        > "$LOG/mmdebstrap.log" 2>&1 || fail "mmdebstrap" "$LOG/mmdebstrap.log"
+    mv "$W/root.tmp" "$W/root.base"
+    ok "built"
+else
+    ok "cached in $W/root.base (--fresh rebuilds)"
+fi
+
+step "copy the root for this run"
+rm -rf "$R"
+cp -a "$W/root.base" "$R"
+mkdir -p "$R/boot/firmware" "$R/root/pyramid-companion"
+printf '# stand-in for Raspberry Pi OS config.txt\ndtparam=audio=on\ncamera_auto_detect=1\n\n[all]\n' \
+    > "$R/boot/firmware/config.txt"
+git -C "$REPO" ls-files -z | (cd "$REPO" && xargs -0 cp --parents -t "$R/root/pyramid-companion")
+cp /etc/resolv.conf "$R/etc/resolv.conf"
+mount -t proc proc "$R/proc"
+mount -t sysfs sysfs "$R/sys"
+mount --bind /dev "$R/dev"
+mount --bind /dev/pts "$R/dev/pts"
+ok "$(du -shx "$R" | cut -f1)"
+
+step "install.sh --port 80 --no-start"
+in_root /root/pyramid-companion/install.sh --port 80 --no-start > "$LOG/install.log" 2>&1 \
+    || fail "install.sh" "$LOG/install.log"
+sed 's/^/    | /' "$LOG/install.log"
+ok
+
+step "install.sh again (idempotent)"
+in_root /root/pyramid-companion/install.sh --port 80 --no-start > "$LOG/install2.log" 2>&1 \
+    || fail "install.sh, second run" "$LOG/install2.log"
+grep -E '^\[(ok|FAILED)' "$LOG/install2.log" | grep -v 'python packages' && fail "a step ran again" "$LOG/install2.log"
+ok "$(grep -c '^\[done\]' "$LOG/install2.log") steps already done"
+
+step "no test tools in the venv"
+if in_root /opt/pyramid-companion/venv/bin/pip list 2>/dev/null | grep -iE '^(pytest|playwright|mypy|ruff|hypothesis) '; then
+    fail "test tools were installed"
+fi
+in_root /opt/pyramid-companion/venv/bin/pip freeze > "$LOG/pip-freeze.txt"
+ok "$(wc -l < "$LOG/pip-freeze.txt") packages (pip freeze in $LOG/pip-freeze.txt)"
+
+for model in "4B c03114" "5B d04170"; do
+    set -- $model
+    step "board stack on a Pi $1"
+    printf 'processor\t: 0\nHardware\t: BCM2835\nRevision\t: %s\nSerial\t\t: 10000000deadbeef\nModel\t\t: Raspberry Pi %s\n' \
+        "$2" "$1" > "$W/cpuinfo-$1"
+    mount --bind "$W/cpuinfo-$1" "$R/proc/cpuinfo"
+    rm -rf "$R/opt/pi-check"; cp -r "$REPO/tools/pi-check" "$R/opt/pi-check"
+    in_root sh -c "cd /tmp && LG_WD=/tmp /opt/pyramid-companion/venv/bin/python \
+        /opt/pi-check/board_check.py $1 /opt/pi-check" > "$LOG/board-$1.log" 2>&1 \
+        || { umount "$R/proc/cpuinfo"; fail "board_check.py" "$LOG/board-$1.log"; }
+    umount "$R/proc/cpuinfo"
+    sed 's/^/    | /' "$LOG/board-$1.log"
+    ok
+done
+
+step "systemd-analyze verify (in the root)"
+in_root systemd-analyze verify /etc/systemd/system/pyramid-companion.service > "$LOG/verify.log" 2>&1 \
+    || fail "systemd-analyze verify" "$LOG/verify.log"
+[ -s "$LOG/verify.log" ] && fail "systemd-analyze verify warned" "$LOG/verify.log"
+ok
+
+step "boot with systemd-nspawn"
+for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
+# The Pi 4's cpuinfo at boot; the stand-in lgpio/spidev on the service's PYTHONPATH
+# (qemu-user has no /dev/gpiochip0); a slow emulated start-up may take minutes.
+mkdir -p "$R/etc/systemd/system/pyramid-companion.service.d"
+cat > "$R/etc/systemd/system/pyramid-companion.service.d/pi-check.conf" <<'UNIT'
+[Service]
+Environment=PYTHONPATH=/opt/pi-check
+BindReadOnlyPaths=/opt/pi-check/cpuinfo-4B:/proc/cpuinfo
+TimeoutStartSec=600
+WatchdogSec=120
+UNIT
+cat > "$R/etc/systemd/system/pi-check-report.service" <<'UNIT'
+[Unit]
+Description=pi-check: report the companion's state
+After=pyramid-companion.service
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; sleep 1; done; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal'
+[Install]
+WantedBy=multi-user.target
+UNIT
+in_root systemctl enable pi-check-report.service > /dev/null 2>&1
+rm -f "$R/root/unit-state"
+mountpoint -q /run/systemd/nspawn || { mkdir -p /run/systemd/nspawn && mount -t tmpfs tmpfs /run/systemd/nspawn; }
+cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
+systemd-nspawn -D "$R" --register=no --keep-unit --boot --console=passive \
+    > "$LOG/nspawn.log" 2>&1 &
+NSPAWN=$!
+for _ in $(seq 900); do [ -s "$R/root/unit-state" ] && break; sleep 1; done
+[ -s "$R/root/unit-state" ] || fail "the unit never settled" "$LOG/nspawn.log"
+tr '\n' ' ' < "$R/root/unit-state"; echo
+grep -q '^ActiveState=active' "$R/root/unit-state" || fail "the unit is not active" "$R/root/unit-journal"
+ok
+
+step "GET /healthz on port 80"
+curl -fsS --max-time 30 http://127.0.0.1/healthz > "$LOG/healthz.json" || fail "no answer on port 80" "$R/root/unit-journal"
+echo "    | $(head -c 300 "$LOG/healthz.json")"
+grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /'
+ok
+
+step "shut down"
+# SIGTERM asks the container's systemd to halt; under qemu that may hang, and a
+# second SIGTERM makes nspawn end it at once.
+kill "$NSPAWN"
+for _ in $(seq 30); do kill -0 "$NSPAWN" 2>/dev/null || break; sleep 1; done
+how="halted"
+if kill -0 "$NSPAWN" 2>/dev/null; then kill "$NSPAWN"; how="ended by a second SIGTERM"; fi
+wait "$NSPAWN" 2>/dev/null || true
+NSPAWN=""
+ok "$how"
+echo "pi-check: all steps passed in $(($(date +%s) - T0)) s"
