@@ -19,10 +19,12 @@ import logging
 import os
 from typing import Any
 
+from companion.errors import StartupError
+
 log = logging.getLogger(__name__)
 
 
-class PinFactoryUnavailable(RuntimeError):
+class PinFactoryUnavailable(StartupError, RuntimeError):
     """The Pi's pin factory could not open: says what to install or enable."""
 
 
@@ -32,8 +34,9 @@ def open_pin_factory(*, chip: int | None = None) -> Any:
         module = importlib.import_module("gpiozero.pins.lgpio")
     except ImportError as exc:
         raise PinFactoryUnavailable(
-            f"the lgpio library is missing ({exc}): install it with sudo ./install.sh "
-            "(or pip install lgpio in the companion's venv), or run with --mock"
+            f"the board's hardware cannot be used here: the lgpio library is missing ({exc}). "
+            "On a Pi, install it with sudo ./install.sh (or pip install lgpio in the "
+            "companion's venv); without the board, start with --mock (a simulated board)."
         ) from exc
     try:
         factory = module.LGPIOFactory(chip=chip)

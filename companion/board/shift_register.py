@@ -32,6 +32,7 @@ from gpiozero.pins.mock import (
 )
 
 from companion.closing import Closing
+from companion.errors import StartupError
 
 from .gpio_sensors import BoundedHistory, MockDrivenPin, PinName, WatchedMockPin, mock_pin
 
@@ -39,7 +40,7 @@ from .gpio_sensors import BoundedHistory, MockDrivenPin, PinName, WatchedMockPin
 SPI_CLOCK_MODE = 2
 
 
-class SPIUnavailable(RuntimeError):
+class SPIUnavailable(StartupError, RuntimeError):
     """The chain's hardware SPI bus did not open; gpiozero would have bit-banged it."""
 
 
