@@ -1,4 +1,4 @@
-"""The wire protocol (firmware/protocol.py): one definition, framing, messages, a fuzzer."""
+"""The wire protocol (companion/firmware/protocol.py): framing, messages, a fuzzer."""
 
 from __future__ import annotations
 
@@ -10,24 +10,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.board import protocol as p
 from companion.board.serial_link import DeviceTracker
+from companion.firmware import protocol as p
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize(
-    ("canonical", "copy"),
-    [
-        ("firmware/protocol.py", "companion/board/protocol.py"),
-        ("firmware/firmware.py", "companion/board/firmware_logic.py"),
-    ],
-)
-def test_package_copy_is_byte_identical(canonical: str, copy: str) -> None:
-    """The firmware's files are the single definition; the package carries exact copies."""
-    assert (ROOT / canonical).read_bytes() == (ROOT / copy).read_bytes(), (
-        f"{copy} differs from {canonical}: copy it again (cp {canonical} {copy})"
-    )
+def test_the_firmware_exists_once_in_the_repository() -> None:
+    """The host imports companion/firmware/ and the installer copies it: no second copy."""
+    firmware = ROOT / "companion" / "firmware"
+    sources = {path.read_bytes(): path for path in firmware.glob("*.py")}
+    names = {path.name for path in sources.values()}
+    assert {"protocol.py", "firmware.py", "code.py", "boot.py"} <= names
+    skip = {".venv", ".git", "node_modules", ".mypy_cache", ".pytest_cache"}
+    for path in ROOT.rglob("*.py"):
+        if skip & set(path.relative_to(ROOT).parts) or path.parent == firmware:
+            continue
+        assert path.read_bytes() not in sources or path.stat().st_size == 0, (
+            f"{path} copies {sources[path.read_bytes()]}"
+        )
 
 
 # -- CRC and COBS ------------------------------------------------------------------------

@@ -17,8 +17,6 @@ from typing import Any
 
 import pytest
 
-from companion.board import protocol as p
-from companion.board.firmware_logic import Firmware
 from companion.board.firmware_sim import (
     NeoPixel,
     ShiftRegisterKeys,
@@ -28,6 +26,8 @@ from companion.board.firmware_sim import (
     board_module,
 )
 from companion.board.serial_link import SerialLink
+from companion.firmware import protocol as p
+from companion.firmware.firmware import Firmware
 
 # -- the firmware logic, stepped by hand ---------------------------------------------------
 
@@ -49,6 +49,7 @@ class FakeSerial:
         self.tx = bytearray()
         self.seq = 0
         self.decoder = p.FrameDecoder()
+        self.short_next: int | None = None
 
     @property
     def in_waiting(self) -> int:
@@ -60,6 +61,8 @@ class FakeSerial:
         return data
 
     def write(self, data: bytes) -> int:
+        if self.short_next is not None:  # usb_cdc: write_timeout ran out part way
+            data, self.short_next = data[: self.short_next], None
         self.tx += data
         return len(data)
 
@@ -208,17 +211,43 @@ def test_frames_the_firmware_cannot_use_are_answered_with_error(
     assert bench.strip.colors() == [(0, 0, 0)] * 8
 
 
-def test_firmware_dims_the_whole_strip_to_its_current_budget() -> None:
-    bench = Bench(max_units=8 * 255, brightness=0.5)  # a third of full white at 0.5
+def test_firmware_shows_the_hosts_colours_as_sent_brightness_is_the_hosts_alone() -> None:
+    """One place owns brightness and the current limit (the host): the Pico adds none."""
+    bench = Bench()
     bench.run(10)
-    bench.serial.host_send(p.LED_FRAME, p.encode_led_frame(bytes([255]) * 24))
+    bench.serial.host_send(p.LED_FRAME, p.encode_led_frame(bytes([10, 200, 255]) * 8))
     bench.run(0)
-    lit = bench.strip.colors()
-    assert sum(sum(c) for c in lit) <= 8 * 255
-    assert lit[0][0] == lit[7][2] > 0  # dimmed evenly, not cut off
-    bench.serial.host_send(p.LED_FRAME, p.encode_led_frame(bytes([10]) * 24))
-    bench.run(0)
-    assert bench.strip.colors()[0] == (5, 5, 5)  # under budget: just the 0.5 cap
+    assert bench.strip.colors() == [(10, 200, 255)] * 8
+    assert bench.pixels.brightness == 1.0
+
+
+def test_a_frame_written_short_is_counted_and_the_next_one_resynchronises() -> None:
+    """usb_cdc.data.write() returns what went out; a cut frame must not swallow the next."""
+    bench = Bench()
+    bench.run(200)
+    bench.serial.short_next = 5  # the next write takes only 5 bytes
+    bench.switches.set(3, True)
+    bench.run(20)
+    assert bench.firmware.tx_errors == 1
+    bench.switches.set(4, True)
+    frames = bench.run(20)
+    changes = [p.decode_sensor_change(x)[:2] for x in of_type(frames, p.SENSOR_CHANGE)]
+    assert changes == [(4, True)]  # the cut frame is dropped, the next arrives whole
+    assert bench.serial.decoder.dropped == 1
+    assert bench.firmware.tx_errors == 1 and not bench.firmware.resync
+
+
+def test_the_firmware_says_when_a_game_is_played_and_when_the_host_is_lost() -> None:
+    """code.py turns CircuitPython's autoreload off while playing, on again when lost."""
+    calls: list[bool] = []
+    bench = Bench(on_playing=calls.append, host_timeout_ms=3000)
+    bench.run(100)
+    assert calls == []
+    bench.serial.host_send(p.PING)
+    bench.run(10)
+    assert calls == [True]
+    bench.run(3200, step_ms=100)
+    assert calls == [True, False]
 
 
 def test_host_silence_shows_a_slow_red_pulse_and_the_image_comes_back() -> None:

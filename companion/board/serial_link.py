@@ -23,8 +23,7 @@ from typing import Any
 import serial
 
 from companion.closing import Closing
-
-from . import protocol
+from companion.firmware import protocol
 
 log = logging.getLogger(__name__)
 
