@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from companion.board.serial_link import DeviceTracker
 from companion.firmware import protocol as p
+from companion.firmware.firmware import VERSION as FIRMWARE_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -287,7 +288,7 @@ def test_fuzz_100k_bad_frames_no_false_event_and_recovery_within_one_snapshot() 
         if roll < 0.0005:  # the firmware restarts: HELLO, sequence numbers from 0
             seq = 0
             restarts += 1
-            sent = device(p.HELLO, p.encode_hello("1.0.0", SENSORS, 152, "GRB"))
+            sent = device(p.HELLO, p.encode_hello(FIRMWARE_VERSION, SENSORS, 152, "GRB"))
         elif roll < 0.60:
             index = rng.randrange(SENSORS)
             truth[index] = not truth[index]

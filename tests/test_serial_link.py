@@ -27,7 +27,7 @@ from companion.board.firmware_sim import (
 )
 from companion.board.serial_link import SerialLink
 from companion.firmware import protocol as p
-from companion.firmware.firmware import Firmware
+from companion.firmware.firmware import VERSION, Firmware
 
 # -- the firmware logic, stepped by hand ---------------------------------------------------
 
@@ -121,7 +121,7 @@ def test_firmware_says_hello_then_a_snapshot_once_the_scans_settle() -> None:
     bench.switches.set(5, True)
     first = bench.run(0)
     assert [kind for kind, _, _ in first[:1]] == [p.HELLO]
-    assert p.decode_hello(first[0][2]) == (1, 16, 8, "GRB", "1.0.0")
+    assert p.decode_hello(first[0][2]) == (1, 16, 8, "GRB", VERSION)
     assert of_type(first, p.SNAPSHOT) == []  # not before the first scans settle
     frames = first + bench.run(40)
     (snapshot,) = of_type(frames, p.SNAPSHOT)
@@ -375,7 +375,7 @@ def test_hello_and_the_first_snapshot_arrive_before_connected(
         assert link.connected
         assert link.device is not None
         assert (link.device.sensor_count, link.device.pixel_count) == (156, 152)
-        assert link.device.pixel_order == "GRB" and link.device.firmware_version == "1.0.0"
+        assert link.device.pixel_order == "GRB" and link.device.firmware_version == VERSION
         assert [entry[:3] for entry in recorder.log] == [
             ("event", 3, True),
             ("event", 150, True),
@@ -605,3 +605,36 @@ def test_figures_led_frame_cost_and_event_latency_over_a_pty(
     assert max(wire) <= 466
     assert _percentile(latency_ms, 0.99) < 100
     assert statistics.median(frame_ms) < 50
+
+
+@pytest.mark.parametrize(
+    ("protocol_version", "firmware", "says"),
+    [
+        (p.PROTOCOL_VERSION + 1, VERSION, f"speaks protocol {p.PROTOCOL_VERSION + 1}"),
+        (p.PROTOCOL_VERSION, "0.9.0", f"0.9.0 is older than the {VERSION}"),
+    ],
+)
+def test_a_board_of_another_protocol_or_an_older_firmware_is_refused(
+    protocol_version: int, firmware: str, says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link never plays with it, and the message says how to update the board."""
+    real_encode = p.encode_hello
+    monkeypatch.setattr(  # the firmware's HELLO, as an other protocol's firmware sends it
+        p, "encode_hello", lambda *args: bytes([protocol_version]) + real_encode(*args)[1:]
+    )
+    recorder = Recorder()
+    with SimulatedPico(**FAST, poll_s=0.002) as pico:
+        pico.press(7)
+        pico.firmware.version = firmware
+        with SerialLink(
+            pico.url, on_event=recorder.event, on_status=recorder.status, **LINK
+        ) as link:
+            deadline = time.monotonic() + 3
+            while not link.tracker.hellos and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.6)  # snapshots and heartbeats keep arriving; none of them count
+            assert link.tracker.hellos and link.stats()["frames_ok"] > 3
+            assert not link.connected and recorder.log == []
+            assert not any(link.states())
+            refused = link.stats()["refused"]
+            assert says in refused and "companion firmware install" in refused

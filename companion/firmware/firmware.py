@@ -23,7 +23,7 @@ try:  # noqa: SIM105 (no contextlib on CircuitPython) - for the type comments on
 except ImportError:
     pass
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 
 def make_keys(settings, board, keypad):
