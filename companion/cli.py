@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion.board.config import ConfigError, load_config
+from companion.board.firmware_install import add_parser as add_firmware_parser
 from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import RecordError, replay
 from companion.games.mummy.simulate import play_game, setup_for, summarise
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
+from companion.hardware.magnets import add_parser as add_hardware_parser
 from companion.mazes import load_maze
 
 
@@ -118,6 +120,8 @@ def _parser() -> argparse.ArgumentParser:
     inst = sub.add_parser("install-service", help="install the systemd service (run as root)")
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
+    add_firmware_parser(sub)  # companion firmware install|check
+    add_hardware_parser(sub)  # companion hardware magnets
     return parser
 
 
