@@ -269,7 +269,7 @@ def test_reference_two_matrix_is_the_firmwares(ref2: BoardConfig) -> None:
 
 
 def test_pico_defaults_are_the_firmware_settings() -> None:
-    """wiring.PicoMatrix mirrors firmware/settings.py; keep the two equal."""
+    """wiring.PicoMatrix mirrors companion/firmware/settings.py; keep the two equal."""
     if not FIRMWARE_SETTINGS.exists():
         pytest.skip("no companion/firmware/ in this tree")
     values = {}

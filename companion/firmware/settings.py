@@ -26,6 +26,9 @@ COLUMN_PINS = (
     "GP26",
     "GP27",
 )
+#: Every column wire needs an external 10 kohm (4.7-10 kohm) pull-up to 3V3(OUT): the
+#: scan reads the columns about 1 us after driving a row, too soon for the RP2040's
+#: internal 50-80 kohm pull-ups, and a closed switch would also read on the next row.
 #: True when each diode's anode is on the column wire (its stripe towards the row).
 COLUMNS_TO_ANODES = True
 

@@ -8,7 +8,7 @@ as lines, the way schematics keep a page readable.
 
 Blocks: the Raspberry Pi (or the Pi and the Pico), the 74HC165 chain (its last and
 first chip, the rest alike) or the diode matrix, one sensor input in detail (pull-up
-and reed switch, or a DRV5032AJ Hall switch), the 74AHCT125 level shifter, the
+and reed switch, or a DRV5032FC Hall switch), the 74AHCT125 level shifter, the
 series resistor, the NeoPixel chain with power fed at both ends, the 5 V supply sized
 from ``leds.max_milliamps``, and the buttons and buzzer.
 """
@@ -269,7 +269,7 @@ def _input_detail(s: Sketch, x: float, y: float) -> None:
     hx = x + 62
     s.add(Text(hx, y + 16, "or a Hall switch:", 2.4, bold=True))
     s.add(Rect(hx, y + 22, 22, 16, Style(stroke=INK, width=0.4, fill="#ffffff")))
-    s.add(Text(hx + 11, y + 28, "DRV5032AJ", 2.3, "middle", bold=True))
+    s.add(Text(hx + 11, y + 28, "DRV5032FC", 2.3, "middle", bold=True))
     s.add(Text(hx + 11, y + 31.5, "(open drain)", 2.0, "middle"))
     s.wire((hx, y + 26), (hx - 4, y + 26))
     s.add(Text(hx - 4.5, y + 26.8, "3V3", 2.2, "end"))

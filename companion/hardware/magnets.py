@@ -50,7 +50,6 @@ class Sensor:
     unit: str
     operate_max: float  # the figure must give at least this (the least sensitive part)
     operate_min: float  # a neighbour must stay below this (the most sensitive part)
-    polar: str  # "omnipolar" or "unipolar" (a Hall switch that answers one pole only)
     limits: str  # where the numbers come from
 
 
@@ -64,7 +63,6 @@ SENSORS = {
         "A",
         20.0,
         10.0,
-        "omnipolar",
         _REED_LIMITS,
     ),
     "reed-7mm": Sensor(
@@ -75,7 +73,6 @@ SENSORS = {
         "A",
         20.0,
         10.0,
-        "omnipolar",
         _REED_LIMITS,
     ),
     "drv5032": Sensor(
@@ -86,21 +83,8 @@ SENSORS = {
         "mT",
         4.8,
         1.0,
-        "omnipolar",
         "operate point at most 4.8 mT (TI datasheet); the lowest operate point is taken as "
         "1.0 mT (an assumption: check the datasheet table of your variant)",
-    ),
-    "drv5032aj": Sensor(
-        "drv5032aj",
-        "DRV5032AJ Hall switch (unipolar: one pole), face up under the cell centre",
-        "hall",
-        0.0,
-        "mT",
-        9.5,
-        1.0,
-        "unipolar",
-        "operate point at most 9.5 mT (TI datasheet), south pole only: every figure's magnet "
-        "glued with the same pole down; the lowest operate point is taken as 1.0 mT",
     ),
 }
 
@@ -208,25 +192,28 @@ def _offsets(radius: float) -> list[tuple[float, float]]:
 
 
 def _sees(sensor: Sensor, value: float) -> bool:
-    """Whether the least sensitive part surely operates."""
-    if sensor.polar == "unipolar":
-        return value >= sensor.operate_max
+    """Whether the least sensitive part surely operates (reeds and these Hall switches
+    answer to either pole)."""
     return abs(value) >= sensor.operate_max
 
 
 def _quiet(sensor: Sensor, value: float) -> bool:
     """Whether the most sensitive part surely stays off."""
-    if sensor.polar == "unipolar":
-        return value < sensor.operate_min
     return abs(value) < sensor.operate_min
+
+
+def _weakest(values: Sequence[float]) -> float:
+    return min(values, key=abs)
+
+
+def _strongest(values: Sequence[float]) -> float:
+    return max(values, key=abs)
 
 
 def analyse(build: Build, depth_mm: float | None = None) -> Result:
     """The table row for one depth (the build's own by default)."""
     depth = build.depth_mm if depth_mm is None else depth_mm
     sensor, tol, pitch = build.sensor, build.tolerance_mm, build.pitch_mm
-    worst = (lambda values: min(values, key=abs)) if sensor.polar == "omnipolar" else min
-    loudest = (lambda values: max(values, key=abs)) if sensor.polar == "omnipolar" else max
     neighbours = [(pitch, 0.0), (-pitch, 0.0), (0.0, pitch), (0.0, -pitch)]
     toward = [
         (x - math.copysign(tol, x) if x else 0.0, y - math.copysign(tol, y) if y else 0.0)
@@ -242,8 +229,8 @@ def analyse(build: Build, depth_mm: float | None = None) -> Result:
     own_offs = values[9 : 9 + DIRECTIONS]
     ring_values = values[9 + DIRECTIONS :]
     around = sum(at_neighbours)
-    own_off = worst(own_offs)
-    own_off_with_four = worst([v + around for v in own_offs])
+    own_off = _weakest(own_offs)
+    own_off_with_four = _weakest([v + around for v in own_offs])
     four = sum(at_toward)
     seen_within = 0.0
     if _sees(sensor, own_centred):
@@ -252,13 +239,13 @@ def analyse(build: Build, depth_mm: float | None = None) -> Result:
             if not all(_sees(sensor, v) for v in ring):
                 break
             seen_within = radius
-    neighbour_toward = loudest(at_toward)
+    neighbour_toward = _strongest(at_toward)
     return Result(
         depth_mm=depth,
         own_centred=own_centred,
         own_off=own_off,
         seen_within_mm=seen_within,
-        neighbour_centred=loudest(at_neighbours),
+        neighbour_centred=_strongest(at_neighbours),
         neighbour_toward=neighbour_toward,
         four_neighbours=four,
         own_off_with_four=own_off_with_four,

@@ -66,7 +66,7 @@ PICO_PINS = {
 
 @dataclass(frozen=True)
 class PicoMatrix:
-    """The Pico's diode matrix as firmware/settings.py wires it by default."""
+    """The Pico's diode matrix as companion/firmware/settings.py wires it by default."""
 
     row_pins: tuple[str, ...] = tuple(f"GP{n}" for n in range(12))
     column_pins: tuple[str, ...] = (*(f"GP{n}" for n in range(12, 23)), "GP26", "GP27")
