@@ -295,8 +295,8 @@ def report(build: Build, depths: Sequence[float]) -> tuple[bool, str]:
     verdict = "PASS" if mine.passed else "FAIL"
     lines.append(f"{verdict}: " + ("; ".join(why) if why else "own figure seen, neighbours not"))
     lines.append(
-        "model: magpylib fields of the ideal disc (no neighbouring iron, no reed-iron "
-        "concentration, grade +-3 %, depth exact); confirm on a 3 x 3 test patch."
+        "model: magpylib fields of the ideal disc; left out: iron nearby, the reed's own "
+        "iron, the grade's spread (+-3 %) and depth errors; confirm on a 3 x 3 test patch."
     )
     return mine.passed, "\n".join(lines)
 
