@@ -11,7 +11,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,hardware]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -21,8 +21,22 @@ lint: $(STAMP)
 	$(BIN)/ruff check companion tests firmware
 	$(BIN)/ruff format --check companion tests firmware
 
-typecheck: $(STAMP)
+# The firmware as the Pico runs it, against CircuitPython's own API (circuitpython-stubs,
+# in a venv of their own: their board/digitalio stubs would shadow Blinka's for companion).
+CP_STUBS := $(VENV)/circuitpython/.installed
+FIRMWARE_PY := boot.py code.py firmware.py protocol.py settings.py
+
+$(CP_STUBS): $(BIN)/python
+	$(PYTHON) -m venv $(VENV)/circuitpython
+	$(VENV)/circuitpython/bin/pip install --quiet 'circuitpython-stubs>=9'
+	$(VENV)/circuitpython/bin/pip install --quiet --no-deps 'adafruit-circuitpython-neopixel>=6.3'
+	touch $(CP_STUBS)
+
+typecheck: $(STAMP) $(CP_STUBS)
 	$(BIN)/mypy --strict companion
+	cd companion/firmware && ../../$(BIN)/mypy --strict --explicit-package-bases \
+	  --python-executable ../../$(VENV)/circuitpython/bin/python --always-true ON_PICO \
+	  --no-warn-unused-ignores --config-file '' --cache-dir ../../.mypy_cache/firmware $(FIRMWARE_PY)
 
 pytest: $(STAMP)
 	$(BIN)/pytest

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion.board.config import ConfigError, load_config
+from companion.board.firmware_install import add_parser as add_firmware_parser
 from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.errors import StartupError
 from companion.games.mummy.maze_file import MazeError, check_maze
@@ -20,6 +21,7 @@ from companion.games.mummy.simulate import MUMMIES, mummy_player, play_fast, set
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
+from companion.hardware.magnets import add_parser as add_hardware_parser
 from companion.mazes import load_maze
 
 
@@ -145,6 +147,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
+    add_firmware_parser(sub)  # companion firmware install|check
+    add_hardware_parser(sub)  # companion hardware magnets
     return parser
 
 

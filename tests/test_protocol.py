@@ -1,4 +1,4 @@
-"""The wire protocol (firmware/protocol.py): one definition, framing, messages, a fuzzer."""
+"""The wire protocol (companion/firmware/protocol.py): framing, messages, a fuzzer."""
 
 from __future__ import annotations
 
@@ -10,24 +10,26 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.board import protocol as p
 from companion.board.serial_link import DeviceTracker
+from companion.firmware import protocol as p
+from companion.firmware.firmware import VERSION as FIRMWARE_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize(
-    ("canonical", "copy"),
-    [
-        ("firmware/protocol.py", "companion/board/protocol.py"),
-        ("firmware/firmware.py", "companion/board/firmware_logic.py"),
-    ],
-)
-def test_package_copy_is_byte_identical(canonical: str, copy: str) -> None:
-    """The firmware's files are the single definition; the package carries exact copies."""
-    assert (ROOT / canonical).read_bytes() == (ROOT / copy).read_bytes(), (
-        f"{copy} differs from {canonical}: copy it again (cp {canonical} {copy})"
-    )
+def test_the_firmware_exists_once_in_the_repository() -> None:
+    """The host imports companion/firmware/ and the installer copies it: no second copy."""
+    firmware = ROOT / "companion" / "firmware"
+    sources = {path.read_bytes(): path for path in firmware.glob("*.py")}
+    names = {path.name for path in sources.values()}
+    assert {"protocol.py", "firmware.py", "code.py", "boot.py"} <= names
+    skip = {".venv", ".git", "node_modules", ".mypy_cache", ".pytest_cache"}
+    for path in ROOT.rglob("*.py"):
+        if skip & set(path.relative_to(ROOT).parts) or path.parent == firmware:
+            continue
+        assert path.read_bytes() not in sources or path.stat().st_size == 0, (
+            f"{path} copies {sources[path.read_bytes()]}"
+        )
 
 
 # -- CRC and COBS ------------------------------------------------------------------------
@@ -286,7 +288,7 @@ def test_fuzz_100k_bad_frames_no_false_event_and_recovery_within_one_snapshot() 
         if roll < 0.0005:  # the firmware restarts: HELLO, sequence numbers from 0
             seq = 0
             restarts += 1
-            sent = device(p.HELLO, p.encode_hello("1.0.0", SENSORS, 152, "GRB"))
+            sent = device(p.HELLO, p.encode_hello(FIRMWARE_VERSION, SENSORS, 152, "GRB"))
         elif roll < 0.60:
             index = rng.randrange(SENSORS)
             truth[index] = not truth[index]

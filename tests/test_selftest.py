@@ -83,3 +83,79 @@ def test_reference_design_two_is_checked_through_the_simulated_pico(capsys):
     assert report.ok and report.leds_checked
     report = run_selftest(config, mock=True, inject_fault=True, out=lambda s: None)
     assert [config.position_name(p) for p in report.never_seen] == ["D5"]
+
+
+SMALL_MATRIX = """
+[board]
+name = "2 x 2 diode matrix"
+columns = 2
+rows = 2
+cell_pitch_mm = 25
+[pads]
+camp_slots = 1
+sarcophagus_slots = 1
+[sensors]
+backend = "matrix"
+row_pins = [5, 6]
+column_pins = [12, 13, 16]
+[sensors.layout]
+stride = 3
+camp = [2]
+sarcophagus = [5]
+[leds]
+pin = 18
+count = 6
+max_milliamps = 500
+[leds.layout]
+camp = [4]
+sarcophagus = [5]
+"""
+
+
+def _player(board, pixels, config, ghost, stop):
+    """A person at the table: one figure on whichever position is lit, then lifted."""
+    import time
+
+    done = set()
+    while not stop.is_set():
+        lit = [i for i, colour in enumerate(pixels.colours()) if any(colour)]
+        if len(lit) == 1 and config.leds.indices.index(lit[0]) not in done:
+            position = config.leds.indices.index(lit[0])
+            done.add(position)
+            board.place(position)
+            if position in ghost:  # a slow column: the switch also reads on the next row
+                board.stick(ghost[position])
+            time.sleep(0.4)
+            board.lift(position)
+            board.heal()
+        time.sleep(0.01)
+
+
+def test_by_hand_one_lit_cell_one_figure_exactly_one_press_finds_a_ghost():
+    import threading
+
+    config = parse_config(SMALL_MATRIX)
+    factory = mock_factory(config)
+    board = MockBoard(config, factory)
+    pixels = MockPixels(config.leds.count)
+    a1, b2 = board.position("A1"), board.position("B2")
+    stop = threading.Event()
+    player = threading.Thread(
+        target=_player, args=(board, pixels, config, {a1: b2}, stop), daemon=True
+    )
+    player.start()
+    lines = []
+    try:
+        report = run_selftest(
+            config, mock=False, pin_factory=factory, pixels=pixels, seconds=20, out=lines.append
+        )
+    finally:
+        stop.set()
+        player.join()
+        board.close()
+    assert report.never_seen == []
+    assert report.wrong == [
+        "one figure on A1 also reads on B2 (a ghost: check the matrix column pull-ups, "
+        "the diodes, or a magnet too strong)"
+    ]
+    assert not report.ok

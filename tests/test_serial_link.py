@@ -17,8 +17,6 @@ from typing import Any
 
 import pytest
 
-from companion.board import protocol as p
-from companion.board.firmware_logic import Firmware
 from companion.board.firmware_sim import (
     NeoPixel,
     ShiftRegisterKeys,
@@ -28,6 +26,8 @@ from companion.board.firmware_sim import (
     board_module,
 )
 from companion.board.serial_link import SerialLink
+from companion.firmware import protocol as p
+from companion.firmware.firmware import VERSION, Firmware
 
 # -- the firmware logic, stepped by hand ---------------------------------------------------
 
@@ -49,6 +49,7 @@ class FakeSerial:
         self.tx = bytearray()
         self.seq = 0
         self.decoder = p.FrameDecoder()
+        self.short_next: int | None = None
 
     @property
     def in_waiting(self) -> int:
@@ -60,6 +61,8 @@ class FakeSerial:
         return data
 
     def write(self, data: bytes) -> int:
+        if self.short_next is not None:  # usb_cdc: write_timeout ran out part way
+            data, self.short_next = data[: self.short_next], None
         self.tx += data
         return len(data)
 
@@ -118,7 +121,7 @@ def test_firmware_says_hello_then_a_snapshot_once_the_scans_settle() -> None:
     bench.switches.set(5, True)
     first = bench.run(0)
     assert [kind for kind, _, _ in first[:1]] == [p.HELLO]
-    assert p.decode_hello(first[0][2]) == (1, 16, 8, "GRB", "1.0.0")
+    assert p.decode_hello(first[0][2]) == (1, 16, 8, "GRB", VERSION)
     assert of_type(first, p.SNAPSHOT) == []  # not before the first scans settle
     frames = first + bench.run(40)
     (snapshot,) = of_type(frames, p.SNAPSHOT)
@@ -208,17 +211,43 @@ def test_frames_the_firmware_cannot_use_are_answered_with_error(
     assert bench.strip.colors() == [(0, 0, 0)] * 8
 
 
-def test_firmware_dims_the_whole_strip_to_its_current_budget() -> None:
-    bench = Bench(max_units=8 * 255, brightness=0.5)  # a third of full white at 0.5
+def test_firmware_shows_the_hosts_colours_as_sent_brightness_is_the_hosts_alone() -> None:
+    """One place owns brightness and the current limit (the host): the Pico adds none."""
+    bench = Bench()
     bench.run(10)
-    bench.serial.host_send(p.LED_FRAME, p.encode_led_frame(bytes([255]) * 24))
+    bench.serial.host_send(p.LED_FRAME, p.encode_led_frame(bytes([10, 200, 255]) * 8))
     bench.run(0)
-    lit = bench.strip.colors()
-    assert sum(sum(c) for c in lit) <= 8 * 255
-    assert lit[0][0] == lit[7][2] > 0  # dimmed evenly, not cut off
-    bench.serial.host_send(p.LED_FRAME, p.encode_led_frame(bytes([10]) * 24))
-    bench.run(0)
-    assert bench.strip.colors()[0] == (5, 5, 5)  # under budget: just the 0.5 cap
+    assert bench.strip.colors() == [(10, 200, 255)] * 8
+    assert bench.pixels.brightness == 1.0
+
+
+def test_a_frame_written_short_is_counted_and_the_next_one_resynchronises() -> None:
+    """usb_cdc.data.write() returns what went out; a cut frame must not swallow the next."""
+    bench = Bench()
+    bench.run(200)
+    bench.serial.short_next = 5  # the next write takes only 5 bytes
+    bench.switches.set(3, True)
+    bench.run(20)
+    assert bench.firmware.tx_errors == 1
+    bench.switches.set(4, True)
+    frames = bench.run(20)
+    changes = [p.decode_sensor_change(x)[:2] for x in of_type(frames, p.SENSOR_CHANGE)]
+    assert changes == [(4, True)]  # the cut frame is dropped, the next arrives whole
+    assert bench.serial.decoder.dropped == 1
+    assert bench.firmware.tx_errors == 1 and not bench.firmware.resync
+
+
+def test_the_firmware_says_when_a_game_is_played_and_when_the_host_is_lost() -> None:
+    """code.py turns CircuitPython's autoreload off while playing, on again when lost."""
+    calls: list[bool] = []
+    bench = Bench(on_playing=calls.append, host_timeout_ms=3000)
+    bench.run(100)
+    assert calls == []
+    bench.serial.host_send(p.PING)
+    bench.run(10)
+    assert calls == [True]
+    bench.run(3200, step_ms=100)
+    assert calls == [True, False]
 
 
 def test_host_silence_shows_a_slow_red_pulse_and_the_image_comes_back() -> None:
@@ -346,7 +375,7 @@ def test_hello_and_the_first_snapshot_arrive_before_connected(
         assert link.connected
         assert link.device is not None
         assert (link.device.sensor_count, link.device.pixel_count) == (156, 152)
-        assert link.device.pixel_order == "GRB" and link.device.firmware_version == "1.0.0"
+        assert link.device.pixel_order == "GRB" and link.device.firmware_version == VERSION
         assert [entry[:3] for entry in recorder.log] == [
             ("event", 3, True),
             ("event", 150, True),
@@ -576,3 +605,36 @@ def test_figures_led_frame_cost_and_event_latency_over_a_pty(
     assert max(wire) <= 466
     assert _percentile(latency_ms, 0.99) < 100
     assert statistics.median(frame_ms) < 50
+
+
+@pytest.mark.parametrize(
+    ("protocol_version", "firmware", "says"),
+    [
+        (p.PROTOCOL_VERSION + 1, VERSION, f"speaks protocol {p.PROTOCOL_VERSION + 1}"),
+        (p.PROTOCOL_VERSION, "0.9.0", f"0.9.0 is older than the {VERSION}"),
+    ],
+)
+def test_a_board_of_another_protocol_or_an_older_firmware_is_refused(
+    protocol_version: int, firmware: str, says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link never plays with it, and the message says how to update the board."""
+    real_encode = p.encode_hello
+    monkeypatch.setattr(  # the firmware's HELLO, as an other protocol's firmware sends it
+        p, "encode_hello", lambda *args: bytes([protocol_version]) + real_encode(*args)[1:]
+    )
+    recorder = Recorder()
+    with SimulatedPico(**FAST, poll_s=0.002) as pico:
+        pico.press(7)
+        pico.firmware.version = firmware
+        with SerialLink(
+            pico.url, on_event=recorder.event, on_status=recorder.status, **LINK
+        ) as link:
+            deadline = time.monotonic() + 3
+            while not link.tracker.hellos and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.6)  # snapshots and heartbeats keep arriving; none of them count
+            assert link.tracker.hellos and link.stats()["frames_ok"] > 3
+            assert not link.connected and recorder.log == []
+            assert not any(link.states())
+            refused = link.stats()["refused"]
+            assert says in refused and "companion firmware install" in refused

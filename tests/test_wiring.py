@@ -35,7 +35,7 @@ from companion.hardware.wiring import (
     wiring_page,
 )
 
-FIRMWARE_SETTINGS = Path(__file__).resolve().parent.parent / "firmware" / "settings.py"
+FIRMWARE_SETTINGS = Path(__file__).resolve().parents[1] / "companion" / "firmware" / "settings.py"
 
 
 @pytest.fixture
@@ -269,9 +269,9 @@ def test_reference_two_matrix_is_the_firmwares(ref2: BoardConfig) -> None:
 
 
 def test_pico_defaults_are_the_firmware_settings() -> None:
-    """wiring.PicoMatrix mirrors firmware/settings.py; keep the two equal."""
+    """wiring.PicoMatrix mirrors companion/firmware/settings.py; keep the two equal."""
     if not FIRMWARE_SETTINGS.exists():
-        pytest.skip("no firmware/ in this tree")
+        pytest.skip("no companion/firmware/ in this tree")
     values = {}
     for node in ast.parse(FIRMWARE_SETTINGS.read_text()).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):

@@ -67,8 +67,8 @@ class SensorConfig:
     # matrix: rows driven, columns read; index = row * len(columns) + column
     row_pins: tuple[int, ...] = ()
     column_pins: tuple[int, ...] = ()
-    # serial
-    port: str = ""
+    # serial: a device path, a pyserial URL, or "auto"
+    port: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -282,6 +282,10 @@ def _pins(value: Any) -> str | None:
     return f"GPIO{bad[0]} is not a header pin (2 to 27)" if bad else None
 
 
+def _nonempty(value: str) -> str | None:
+    return None if value.strip() else 'must name a port, or be "auto"'
+
+
 def _between(low: float, high: float) -> Callable[[Any], str | None]:
     return lambda v: None if low <= v <= high else f"must be between {low:g} and {high:g}"
 
@@ -462,7 +466,8 @@ def _sensors(
         extra["row_pins"], extra["column_pins"] = tuple(row_pins), tuple(column_pins)
         count = len(row_pins) * len(column_pins)
     elif backend == "serial":
-        extra["port"] = reader.get("port", str)
+        # "auto": the CircuitPython data interface, found by its USB id (usb_ports.py).
+        extra["port"] = reader.get("port", str, "auto", check=_nonempty)
         count = reader.get("count", int, check=_between(1, 4096)) or 0
     reader.finish()
     if indices is None or backend is None:

@@ -1,9 +1,9 @@
 """A Raspberry Pi Pico running the board firmware, simulated on the host.
 
-The firmware's own logic (firmware_logic.py, a byte-identical copy of
-firmware/firmware.py) runs in a thread against small CPython stand-ins for
-CircuitPython's ``board``, ``digitalio``, ``keypad``, ``neopixel`` and ``usb_cdc``.  The
-host reaches it through a pty (a device path, as /dev/ttyACM1) or a TCP socket
+The firmware's own logic (companion/firmware/firmware.py, the file copied to the Pico)
+runs in a thread against small CPython stand-ins for CircuitPython's ``board``,
+``digitalio``, ``keypad``, ``neopixel`` and ``usb_cdc``.  The host reaches it through a
+pty (a device path, as /dev/ttyACM1) or a TCP socket
 (``socket://`` URL), so ``SerialLink`` and mock mode talk to it as to the real board.
 
 The stand-ins model the hardware, not the timing: a switch change reaches the key
@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any
 from adafruit_pixelbuf import PixelBuf
 
 from companion.closing import Closing
-
-from .firmware_logic import Firmware, make_keys, make_pixels, make_status_led
+from companion.firmware.firmware import Firmware, make_keys, make_pixels, make_status_led
 
 if TYPE_CHECKING:
     from .config import BoardConfig
@@ -583,14 +582,14 @@ class SimSerial:
         buffer[: len(data)] = data
         return len(data)
 
-    def write(self, data: bytes) -> int:
+    def write(self, buf: bytes) -> int:
         with self._lock:
             if self._lose:
                 self._lose -= 1
                 self.lost_writes += 1
-                return len(data)
-            written = self.port.write(bytes(data), self.write_timeout or 0.0)
-        if written < len(data):
+                return len(buf)
+            written = self.port.write(bytes(buf), self.write_timeout or 0.0)
+        if written < len(buf):
             self.short_writes += 1
         return written
 
@@ -636,7 +635,6 @@ class SimulatedPico(Closing):
         scanner: str = "matrix",
         columns: int = 13,
         pixel_order: str = "GRB",
-        brightness: float = 1.0,
         transport: str = "pty",
         snapshot_ms: int = 2000,
         heartbeat_ms: int = 500,
@@ -644,7 +642,6 @@ class SimulatedPico(Closing):
         settle_ms: int = 100,
         lost_step: int = 12,
         max_events: int = 64,
-        max_milliamps: int = 0,
         poll_s: float = 0.005,
     ) -> None:
         self.settings = _settings(
@@ -653,14 +650,12 @@ class SimulatedPico(Closing):
             scanner=scanner,
             columns=columns,
             PIXEL_ORDER=pixel_order,
-            BRIGHTNESS=brightness,
             SNAPSHOT_MS=snapshot_ms,
             HEARTBEAT_MS=heartbeat_ms,
             HOST_TIMEOUT_MS=host_timeout_ms,
             SETTLE_MS=settle_ms,
             LOST_PIXEL_STEP=lost_step,
             MAX_EVENTS=max_events,
-            MAX_MILLIAMPS=max_milliamps,
         )
         if transport not in ("pty", "socket"):
             raise ValueError("transport must be 'pty' or 'socket'")
@@ -797,15 +792,13 @@ class SimulatedPico(Closing):
 def _settings(
     sensor_count: int, pixel_count: int, *, scanner: str, columns: int, **values: Any
 ) -> SimpleNamespace:
-    """A settings module (firmware/settings.py) for the simulated board."""
+    """A settings module (companion/firmware/settings.py) for the simulated board."""
     settings = SimpleNamespace(
         SCANNER=scanner,
         SCAN_INTERVAL=0.02,
         DEBOUNCE_THRESHOLD=1,
         PIXEL_COUNT=pixel_count,
         STATUS_LED_PIN="LED",
-        MILLIAMPS_PER_CHANNEL=20,
-        IDLE_MILLIAMPS=1,
         LOST_LEVEL=48,
         **values,
     )

@@ -4,7 +4,9 @@
    shows; on the simulated board the recorded frames are checked automatically.
 2. Empty board: a sensor that reads a magnet with nothing on the board is stuck.
 3. Every position: the person (or, with ``--mock``, the test itself) puts a figure on
-   each cell and pad; a sensor that never changes is dead or has no magnet over it.
+   each cell and pad; a sensor that never changes is dead or has no magnet over it.  By
+   hand, one position at a time is lit and one figure on it must make exactly that
+   sensor read: the ghost check of a full-size diode matrix (hardware/troubleshooting.md).
 The summary names every fault; the exit status is non-zero when there is one.
 """
 
@@ -80,14 +82,18 @@ def run_selftest(
                 return _summary(config, report, out)
         if pixels is None:
             pixels = link.pixels if link is not None and config.leds.driver == "serial" else None
-        _check_leds(config, pixels or open_pixels(config.leds, mock), report, out, board)
+        pixels = pixels or open_pixels(config.leds, mock)
         backend = link.backend if link is not None else None
-        with Sensors(config.sensors, pin_factory=factory, backend=backend) as sensors:
+        with (
+            LedOutput(config.leds, pixels) as leds,
+            Sensors(config.sensors, pin_factory=factory, backend=backend) as sensors,
+        ):
+            _check_leds(config, leds, pixels, report, out, board)
             _check_empty(config, sensors, report, out, board, link)
             if board is not None:
                 _walk_simulated(config, sensors, board, report, out, link)
             else:
-                _walk_by_hand(config, sensors, report, out, seconds)
+                _walk_by_hand(config, sensors, report, out, seconds, leds)
     finally:
         if link is not None:
             link.close()
@@ -109,28 +115,28 @@ def _lit(pixels: Pixels, board: Any, want: int) -> list[int] | None:
 
 def _check_leds(
     config: BoardConfig,
+    leds: LedOutput,
     pixels: Pixels,
     report: Report,
     out: Callable[[str], None],
     board: Any = None,
 ) -> None:
     out("LEDs: every position lights in turn; watch for a dark or misplaced one.")
-    with LedOutput(config.leds, pixels) as leds:
-        dark = [(0, 0, 0)] * config.positions
-        for position in range(config.positions):
-            frame = list(dark)
-            frame[position] = CHASE_COLOUR
-            leds.show(frame)
-            want = config.leds.indices[position]
-            lit = _lit(pixels, board, want)
-            if lit is not None:
-                if lit != [want]:
-                    report.led_faults.append(
-                        f"{config.position_name(position)} lit pixels {lit}, expected [{want}]"
-                    )
-            else:
-                time.sleep(0.02)
-        leds.off()
+    dark = [(0, 0, 0)] * config.positions
+    for position in range(config.positions):
+        frame = list(dark)
+        frame[position] = CHASE_COLOUR
+        leds.show(frame)
+        want = config.leds.indices[position]
+        lit = _lit(pixels, board, want)
+        if lit is not None:
+            if lit != [want]:
+                report.led_faults.append(
+                    f"{config.position_name(position)} lit pixels {lit}, expected [{want}]"
+                )
+        else:
+            time.sleep(0.02)
+    leds.off()
     report.leds_checked = True
     out(f"LEDs: {config.positions} positions lit in turn.")
 
@@ -224,30 +230,68 @@ def _walk_by_hand(
     report: Report,
     out: Callable[[str], None],
     seconds: float,
+    leds: LedOutput,
 ) -> None:
-    """Show live which sensors are active until every position has been seen."""
+    """Light one position at a time; one figure on it must make exactly that sensor read.
+
+    On a full-size diode matrix this is the ghost check: a column that recovers too
+    slowly (no external pull-up) makes a closed switch read on the next row as well.
+    """
     out(
-        "Sensors: put a figure on every cell and pad in turn (any order); each one is "
-        f"named when seen. Ctrl-C ends early; {seconds:.0f} s at most."
+        "Sensors: one position at a time is lit. Put ONE figure on the lit cell or pad, "
+        "then lift it; exactly that position must read. Ctrl-C ends early; "
+        f"{seconds:.0f} s at most."
     )
+    stuck = set(report.stuck)
+    remaining = [p for p in range(config.positions) if p not in stuck]
     seen: set[int] = set()
-    remaining = set(range(config.positions)) - set(report.stuck)
-    sensors.start()
     deadline = time.monotonic() + seconds
+    settle = _settle(config) + 0.1
+
+    def active() -> set[int]:
+        return set(sensors.snapshot()) - stuck
+
+    def wait(until: Callable[[set[int]], bool]) -> set[int] | None:
+        while time.monotonic() < deadline:
+            now = active()
+            if until(now):
+                return now
+            time.sleep(0.02)
+        return None
+
+    sensors.start()
     try:
-        while remaining - seen and time.monotonic() < deadline:
-            time.sleep(0.05)
-            active = sensors.snapshot()
-            new = (active & remaining) - seen
-            for position in sorted(new):
+        dark = [(0, 0, 0)] * config.positions
+        for position in remaining:
+            frame = list(dark)
+            frame[position] = CHASE_COLOUR
+            leds.show(frame)
+            if wait(bool) is None:
+                break
+            time.sleep(settle)  # let a figure set down, and any ghost show up
+            now = active()
+            name = config.position_name(position)
+            if position in now:
                 seen.add(position)
-                left = len(remaining - seen)
-                out(f"  {config.position_name(position)} seen ({left} to go)")
+                out(f"  {name} seen ({len(remaining) - len(seen)} to go)")
+            others = sorted(now - {position})
+            if others:
+                names = ", ".join(config.position_name(p) for p in others)
+                report.wrong.append(
+                    f"one figure on {name} also reads on {names} (a ghost: check the "
+                    "matrix column pull-ups, the diodes, or a magnet too strong)"
+                    if position in now
+                    else f"a figure put on {name} was read on {names}"
+                )
+                out(f"  {report.wrong[-1]}")
+            if wait(lambda now: not now) is None:
+                break
+        leds.off()
     except KeyboardInterrupt:
         out("  (stopped)")
     finally:
         sensors.stop()
-    report.never_seen = sorted(remaining - seen)
+    report.never_seen = sorted(set(remaining) - seen)
 
 
 def _summary(config: BoardConfig, report: Report, out: Callable[[str], None]) -> Report:

@@ -23,8 +23,10 @@ from typing import Any
 import serial
 
 from companion.closing import Closing
+from companion.firmware import protocol
+from companion.firmware.firmware import VERSION as BUNDLED_FIRMWARE
 
-from . import protocol
+from . import usb_ports
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,30 @@ class DeviceCounters:
     key_overflows: int
 
 
+def _version(text: str) -> tuple[int, ...]:
+    """``"1.2.10"`` as ``(1, 2, 10)``; what is not a number counts as 0."""
+    return tuple(int(part) if part.isdigit() else 0 for part in text.split("+")[0].split("."))
+
+
+def refusal(info: DeviceInfo) -> str:
+    """Why the host will not play with this board, in words that say how to fix it, or ""."""
+    update = (
+        "update the board: mount its CIRCUITPY drive, run `companion firmware install` "
+        'and press RESET (hardware/README.md, "Updating the Pico")'
+    )
+    if info.protocol != protocol.PROTOCOL_VERSION:
+        return (
+            f"board refused: its firmware {info.firmware_version} speaks protocol "
+            f"{info.protocol}, this companion speaks {protocol.PROTOCOL_VERSION}; {update}"
+        )
+    if _version(info.firmware_version) < _version(BUNDLED_FIRMWARE):
+        return (
+            f"board refused: its firmware {info.firmware_version} is older than the "
+            f"{BUNDLED_FIRMWARE} this companion carries; {update}"
+        )
+    return ""
+
+
 class DeviceTracker:
     """The host's view of the device's sensors, fed decoded frames (pure: no I/O, no clock).
 
@@ -81,6 +107,8 @@ class DeviceTracker:
         self.info: DeviceInfo | None = None
         self.counters: DeviceCounters | None = None
         self.last_error: tuple[int, int, int] | None = None
+        #: Why the board is refused (protocol or firmware version), or "" when it is not.
+        self.refused = ""
         #: Set when a SNAPSHOT is needed; cleared when one arrives.
         self.want_snapshot = True
         #: Set when the device may not show the host's LED image (restart, lost frames).
@@ -110,6 +138,8 @@ class DeviceTracker:
         if msg_type == protocol.HELLO:
             self._hello(seq, payload)
             return []
+        if self.refused:
+            return []  # nothing from a refused board counts until it says hello anew
         expected = self._expected
         if expected is not None and seq != expected:
             if seq == (expected - 1) & 0xFF:
@@ -144,11 +174,10 @@ class DeviceTracker:
             self.bad_payloads += 1
             self.restart()
             return
-        if info.protocol != protocol.PROTOCOL_VERSION:
-            log.warning(
-                "board speaks protocol %d, the host %d", info.protocol, protocol.PROTOCOL_VERSION
-            )
         self.info = info
+        self.refused = refusal(info)
+        if self.refused:
+            log.error("%s", self.refused)
         self.hellos += 1
         self.counters = None
         self._expected = (seq + 1) & 0xFF
@@ -212,6 +241,7 @@ class SerialLink(Closing):
         read_timeout: float = 0.05,
         write_timeout: float = 1.0,
         opener: Callable[..., Any] = serial.serial_for_url,
+        find_port: Callable[[], str] = usb_ports.find_data_port,
     ) -> None:
         if not 0 < reconnect[0] <= reconnect[1]:
             raise ValueError("reconnect must be (first delay, longest delay), 0 < first <= longest")
@@ -227,6 +257,10 @@ class SerialLink(Closing):
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
         self._opener = opener
+        self._find_port = find_port
+        #: The device path opened last (``url`` itself unless it is "auto").
+        self.port_name = ""
+        self._port_problem = ""
         self.tracker = DeviceTracker()
         self._decoder = protocol.FrameDecoder()
         self._write_lock = threading.Lock()
@@ -302,6 +336,8 @@ class SerialLink(Closing):
         counters = tracker.counters
         return {
             "url": self.url,
+            "port": self.port_name,
+            "refused": self.tracker.refused,
             "connected": self._connected,
             "frames_ok": decoder.frames,
             "corrupt_dropped": decoder.dropped,
@@ -363,19 +399,28 @@ class SerialLink(Closing):
         delay = first
         while not self._stop.is_set():
             try:
+                name = usb_ports.resolve(self.url, self._find_port)
+                if name != self.port_name:
+                    if self.url == usb_ports.AUTO:
+                        log.info('board port: %s (found by port = "auto")', name)
+                    self.port_name = name
                 port = self._opener(
-                    self.url,
+                    name,
                     baudrate=self.baudrate,
                     timeout=self._read_timeout,
                     write_timeout=self._write_timeout,
                 )
             except (*_PORT_ERRORS, ValueError) as exc:
                 self._open_failures += 1
-                log.debug("cannot open %s: %s", self.url, exc)
+                if str(exc) != self._port_problem:  # say it once, not at every retry
+                    self._port_problem = str(exc)
+                    level = logging.WARNING if self.url == usb_ports.AUTO else logging.DEBUG
+                    log.log(level, "cannot open %s: %s", self.url, exc)
                 self._stop.wait(delay)
                 delay = min(delay * 2, longest)
                 continue
             delay = first
+            self._port_problem = ""
             try:
                 self._session(port)
             except _PORT_ERRORS as exc:
@@ -429,13 +474,13 @@ class SerialLink(Closing):
                 self._call(self.on_event, index, pressed, at)
             if msg_type == protocol.HELLO and tracker.info is not None:
                 log.info("board says hello: %s", tracker.info)
-            if tracker.want_image:
+            if tracker.want_image and not tracker.refused:
                 tracker.want_image = False
                 if self._image is not None:
                     self._send(protocol.LED_FRAME, protocol.encode_led_frame(bytes(self._image)))
             if tracker.want_snapshot and at >= self._next_snapshot_request:
                 self._request_snapshot(at)
-        if tracker.synced and not self._connected:
+        if tracker.synced and not self._connected and not tracker.refused:
             self._set_connected(True)
 
     def _tick(self, now: float) -> None:

@@ -36,6 +36,8 @@ from .drawing import (
     text_width,
 )
 from .wiring import (
+    CLOCK_RESISTOR,
+    COLUMN_PULLUP,
     FIRMWARE_MATRIX,
     HC165_INPUT_PINS,
     INPUTS,
@@ -312,8 +314,13 @@ def _led_section(s: Sketch, config: BoardConfig, y: float, data_net: str) -> Non
     )
     s.note(
         strip_x + 14,
-        y + 16,
-        [f"pixel 0: {first}", f"pixel {last_pixel}: {last}", "DOUT -> DIN of the next"],
+        y + 12,
+        [
+            f"pixel 0: {first}",
+            f"pixel {last_pixel}: {last}",
+            "DOUT -> DIN of the next",
+            "pieces: 60/m strip or 10-12 mm rounds",
+        ],
         2.3,
     )
     v_in = s.pin(strip_x, y + 26, "left", "5V")
@@ -373,7 +380,21 @@ def _shift_register_diagram(config: BoardConfig) -> Drawing:
         number = int(gpio[4:]) if gpio.startswith("GPIO") else None
         extra = f" {PI_FUNCTIONS[number]}" if number in PI_FUNCTIONS else ""
         end = s.pin(px + pw, py + 16 + 7 * i, "right", f"pin {header}: {gpio}{extra}")
+        if net == "SCLK":  # the series resistor sits right at the Pi's pin
+            s.resistor(end.x, end.y, end.x + 14, end.y, CLOCK_RESISTOR)
+            end = Anchor(end.x + 14, end.y, "right")
         s.net(end, net)
+    s.note(
+        px,
+        py + ph + 5,
+        [
+            f"SCLK: {CLOCK_RESISTOR} (33-100 ohm) in series at the Pi,",
+            "and a GND wire beside the clock to every chip",
+            f"({sensors.chips} chips, no Schmitt inputs: a ringing",
+            "edge double-clocks and shifts the sensor index).",
+        ],
+        2.2,
+    )
     # The chain: the last chip next to the Pi, the first chip farthest away.
     wires = sensor_wires(config)
     names = {w.index: _short(w.name) for w in wires}
@@ -501,7 +522,7 @@ def _serial_diagram(config: BoardConfig, pico: PicoMatrix) -> Drawing:
     cols = len(pico.column_pins)
     bx, by, bw = 100.0, 32.0, 62.0
     bh = 16.0 + 5.0 * (rows + cols + 2)
-    s.block(bx, by, bw, bh, "Raspberry Pi Pico", "firmware/ (CircuitPython)")
+    s.block(bx, by, bw, bh, "Raspberry Pi Pico", "companion/firmware/ (CircuitPython)")
     y = by + 16.0
     for i, pin in enumerate(pico.row_pins):
         end = s.pin(bx + bw, y, "right", f"{pin} (pin {PICO_PINS[int(pin[2:])]})", 5.0)
@@ -524,6 +545,21 @@ def _serial_diagram(config: BoardConfig, pico: PicoMatrix) -> Drawing:
     s.net(Anchor(vs.x - 6, vs.y + 10, "bottom"), "5V")
     gnd = s.pin(bx, by + 46.0, "left", "GND (38)", 6.0)
     s.net(gnd, "GND")
+    v33 = s.pin(bx, by + 56.0, "left", "3V3(OUT) (36)", 6.0)
+    s.net(v33, "3V3")
+    s.note(
+        14.0,
+        by + 66.0,
+        [
+            f"COL 0-{cols - 1}: each with a {COLUMN_PULLUP}",
+            "pull-up to 3V3 (4.7-10 kohm): the",
+            "internal ones recover too slowly",
+            "and a switch ghosts on the next row.",
+            f"{pico.pixel_pin}: play jumper, 10 kohm to GND",
+            "(boot.py hides CIRCUITPY).",
+        ],
+        2.2,
+    )
     # The matrix: a small grid with one crossing drawn out.
     mx, my = 220.0, 40.0
     s.block(
@@ -561,6 +597,9 @@ def _serial_diagram(config: BoardConfig, pico: PicoMatrix) -> Drawing:
     col_x = dx + 14
     s.add(Text(col_x, dy + 16, "column", 2.4, "middle", bold=True))
     s.wire((col_x, dy + 18), (col_x, dy + 22))
+    s.dot(col_x, dy + 20)
+    s.resistor(col_x, dy + 20, col_x + 26, dy + 20, COLUMN_PULLUP)
+    s.net(Anchor(col_x + 26, dy + 20, "right"), "3V3")
     if pico.columns_to_anodes:
         s.diode(col_x, dy + 22, dy + 32, "anode on the column")
     else:

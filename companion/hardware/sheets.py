@@ -52,8 +52,13 @@ GRID_STYLE = Style(stroke="#c4c4c4", width=0.2)
 CELL_NAME_COLOUR = "#8c8c8c"
 ROOM_FILLS = {"camp": "#e6f0e0", "sarcophagus": "#f3e6c8"}
 ROOM_TITLES = {"camp": "CAMP (start field)", "sarcophagus": "SARCOPHAGUS"}
-#: The pixel sits this far (in pitches) right of the sensor and a little above it.
-LED_OFFSET = (0.34, -0.1)
+#: The pixel sits this far (in pitches) right of the sensor, level with it.
+LED_OFFSET = (0.26, 0.0)
+#: A pixel piece cut from a 60/m strip (10 mm wide, 1000/60 mm long), laid along the
+#: column; a 30/m piece (33.3 mm) would be longer than the 25 mm pitch.
+PIECE_MM = (10.0, 1000.0 / 60.0)
+#: The round alternative: a WS2812B on a 10-12 mm round board.
+ROUND_MM = 12.0
 
 
 class SheetError(ValueError):
@@ -319,6 +324,16 @@ def assembly_layer(
                     Line(cx - 2.2, cy, cx + 2.2, cy, Style(stroke=SENSOR_COLOUR, width=0.2)),
                     Line(cx, cy - 2.2, cx, cy + 2.2, Style(stroke=SENSOR_COLOUR, width=0.2)),
                     Rect(
+                        lx - PIECE_MM[0] / 2,
+                        ly - PIECE_MM[1] / 2,
+                        PIECE_MM[0],
+                        PIECE_MM[1],
+                        Style(stroke=LED_COLOUR, width=0.15, dash=(1.0, 0.8)),
+                    ),
+                    Circle(
+                        lx, ly, ROUND_MM / 2, Style(stroke=LED_COLOUR, width=0.1, dash=(0.4, 0.6))
+                    ),
+                    Rect(
                         lx - 1.2,
                         ly - 1.2,
                         2.4,
@@ -390,8 +405,9 @@ def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfi
                 x,
                 y + 18.5,
                 f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
-                "square = pixel (L = pixel index); the blue arrows follow the LED data chain "
-                "from pixel 0.",
+                "square = pixel (L = pixel index), inside the outline of its piece: 10 x 16.7 mm "
+                "cut from a 60/m strip, or a 10-12 mm round board (dotted); the blue arrows "
+                "follow the LED data chain from pixel 0.",
                 2.4,
                 fill="#333333",
             )

@@ -66,7 +66,7 @@ PICO_PINS = {
 
 @dataclass(frozen=True)
 class PicoMatrix:
-    """The Pico's diode matrix as firmware/settings.py wires it by default."""
+    """The Pico's diode matrix as companion/firmware/settings.py wires it by default."""
 
     row_pins: tuple[str, ...] = tuple(f"GP{n}" for n in range(12))
     column_pins: tuple[str, ...] = (*(f"GP{n}" for n in range(12, 23)), "GP26", "GP27")
@@ -81,6 +81,14 @@ class PicoMatrix:
 
 
 FIRMWARE_MATRIX = PicoMatrix()
+
+
+#: The pull-up on every matrix column wire (the BOM buys 10 kohm; 4.7 kohm works too).
+COLUMN_PULLUP = "10 kohm"
+#: In series with the 74HC165 clock at the Pi (33-100 ohm).
+CLOCK_RESISTOR = "47 ohm"
+#: What one pixel is: pieces that fit the 25 mm pitch.
+LED_PIECES = "one WS2812B cut from a 60/m strip (10 x 16.7 mm) or on a 10-12 mm round board"
 
 
 def pico_pin(name: str) -> str:
@@ -296,7 +304,12 @@ def _pi_rows(config: BoardConfig) -> list[tuple[int, tuple[str, ...]]]:
 
     if sensors.backend == "shift_register":
         last = sensors.chips - 1
-        add(sensors.clock_pin, "sensors.clock_pin", "CLK (pin 2) of every 74HC165")
+        add(
+            sensors.clock_pin,
+            "sensors.clock_pin",
+            f"{CLOCK_RESISTOR} in series at the Pi, then CLK (pin 2) of every 74HC165; "
+            "a GND wire runs beside it all the way",
+        )
         add(
             sensors.data_pin,
             "sensors.data_pin",
@@ -361,6 +374,11 @@ def _chip_section(config: BoardConfig, wires: Sequence[SensorWire]) -> Section:
             "QH (pin 9) of each chip goes to SER (pin 10) of the next; QH of the last chip "
             f"(chip {chips - 1}) goes to the Pi. Every chip: VCC (pin 16) to 3V3, GND (pin 8) "
             "to GND, 100 nF from VCC to GND at the chip, QH' (pin 7) left open.",
+            f"The clock fans out to {chips} chips over a long wire and the 74HC165 has no "
+            f"Schmitt-trigger inputs: put a {CLOCK_RESISTOR} resistor (33-100 ohm) in series "
+            "right at the Pi's SCLK pin, and run a GND wire beside the clock wire (twist them, "
+            "or use the ribbon conductor next to it). A ringing clock edge counts twice, and "
+            "every sensor after that chip reads shifted by one index.",
             "Every input has a 10 kohm pull-up to 3V3 (one 9-pin bussed resistor network per "
             "chip) and its reed switch (or the output of a Hall switch) to GND. Bit order "
             "(docs/board-config.md): sensor index = 8 x chip + input, inputs A to H = 0 to 7. "
@@ -401,6 +419,12 @@ def _matrix_section(
             f"row x {len(column_pins)} + column. {diode} One 1N4148 per switch: without it, "
             "three figures on the corners of a rectangle make a ghost on the fourth corner. "
             "A '-' crossing is spare.",
+            f"Every one of the {len(column_pins)} column wires has its own {COLUMN_PULLUP} "
+            "pull-up (4.7-10 kohm) to 3V3 at the controller: the scan reads the columns "
+            "about 1 us after driving a row, and the internal 50-80 kohm pull-ups with "
+            "20-40 pF of wire do not recover in time, so a closed switch would also read on "
+            "the next row. `companion selftest` finds such ghosts: one lit cell, one figure, "
+            "exactly one press.",
         ),
         (Table(headers, tuple(rows)),),
     )
@@ -467,6 +491,9 @@ def _led_section(config: BoardConfig) -> Section:
             f"{leds.count} pixels ({leds.byte_order}). Data enters pixel 0 from {source}, "
             "then runs from each pixel's DOUT to the next pixel's DIN in this order. The "
             "arrows are drawn on the maze assembly sheet.",
+            f"Each pixel is {LED_PIECES}, beside its cell's sensor where the assembly sheet "
+            "draws its outline; a piece of a 30/m strip (33.3 mm) is longer than the 25 mm "
+            "pitch and does not fit.",
         ),
         (Table(("pixels", "from", "to", "heading"), rows),),
     )
@@ -532,7 +559,7 @@ def wiring_page(config: BoardConfig, pico: PicoMatrix = FIRMWARE_MATRIX) -> list
                     [pico_pin(p) for p in pico.row_pins],
                     [pico_pin(p) for p in pico.column_pins],
                     pico.columns_to_anodes,
-                    "the Pico (firmware/settings.py)",
+                    "the Pico (companion/firmware/settings.py)",
                 )
             )
     else:
@@ -567,22 +594,34 @@ def _pico_section(config: BoardConfig, pico: PicoMatrix) -> Section:
     for i, pin in enumerate(pico.row_pins):
         rows.append((str(PICO_PINS[int(pin[2:])]), pin, f"matrix row {i}", "ROW_PINS"))
     for i, pin in enumerate(pico.column_pins):
-        rows.append((str(PICO_PINS[int(pin[2:])]), pin, f"matrix column {i}", "COLUMN_PINS"))
+        rows.append(
+            (
+                str(PICO_PINS[int(pin[2:])]),
+                pin,
+                f"matrix column {i}; {COLUMN_PULLUP} pull-up to 3V3(OUT)",
+                "COLUMN_PINS",
+            )
+        )
     rows.append(
         (
             str(PICO_PINS[int(pico.pixel_pin[2:])]),
             pico.pixel_pin,
-            "74AHCT125 1A (pin 2); 1Y (pin 3) -> 330 ohm -> DIN of pixel 0",
-            "PIXEL_PIN",
+            "74AHCT125 1A (pin 2); 1Y (pin 3) -> 330 ohm -> DIN of pixel 0; the play "
+            "jumper: 10 kohm to GND through a 2-pin jumper (closed at power-up, boot.py "
+            "hides the CIRCUITPY drive)",
+            "PIXEL_PIN, HIDE_DRIVE_PIN",
         )
     )
     rows.sort(key=lambda r: int(r[0]))
     rows.append(("39", "VSYS", "5 V through a Schottky diode (keeps the Pico up without USB)", ""))
+    rows.append(
+        ("36", "3V3(OUT)", f"the {len(pico.column_pins)} column pull-ups ({COLUMN_PULLUP})", "")
+    )
     rows.append(("3, 8, 13, 18, 23, 28, 33, 38", "GND", "common ground with the LED supply", ""))
     return Section(
         "Raspberry Pi Pico",
         (
-            f"The firmware in firmware/ reads {config.sensors.count} sensors and drives "
+            f"The firmware in companion/firmware/ reads {config.sensors.count} sensors and drives "
             f"{config.leds.count} pixels; these are the pins of its settings.py.",
         ),
         (Table(("Pico pin", "GP", "connect to", "settings.py"), tuple(rows)),),

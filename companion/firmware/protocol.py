@@ -1,7 +1,7 @@
 """The wire protocol between the companion (host) and the board firmware, defined once.
 
-This one file is the whole definition: the firmware imports it on the Pico and the host
-package ships a byte-identical copy (companion/board/protocol.py, checked by a test).  It
+This one file is the whole definition: the host imports it as companion.firmware.protocol
+and ``companion firmware install`` copies it to the Pico, where firmware.py imports it.  It
 is written in the Python both run: no typing, dataclasses or enum at runtime (the type
 comments are for mypy only), only ``struct`` from the standard library.
 

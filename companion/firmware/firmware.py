@@ -3,22 +3,27 @@
 It runs on the Pico under CircuitPython (code.py builds the real keypad, NeoPixel and
 usb_cdc objects and calls ``Firmware.run``) and, unchanged, under CPython with the small
 stand-ins of companion/board/firmware_sim.py, so tests drive the real logic end to end.
-The host package ships a byte-identical copy (companion/board/firmware_logic.py).
+This is the one copy: the host imports it from the companion package and
+``companion firmware install`` copies it to the board.
 
 The firmware stays simple, as in Klipper: it reports, it shows, and the host decides.
 """
 
-try:  # inside the companion package (companion/board/firmware_logic.py)
+#: True on the Pico, where the firmware files sit at the top of CIRCUITPY; False when the
+#: host imports this module as companion.firmware.firmware.  mypy is told which one it
+#: checks (always_true / always_false = ON_PICO), so both imports are type-checked.
+ON_PICO = "." not in __name__
+if ON_PICO:
+    import protocol
+else:
     from . import protocol
-except ImportError:  # on the Pico, where firmware/ is the top level
-    import protocol  # type: ignore[no-redef, import-not-found]
 
 try:  # noqa: SIM105 (no contextlib on CircuitPython) - for the type comments only
     from typing import Any  # noqa: F401
 except ImportError:
     pass
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 
 def make_keys(settings, board, keypad):
@@ -59,7 +64,7 @@ def make_pixels(settings, board, neopixel):
     return neopixel.NeoPixel(
         getattr(board, settings.PIXEL_PIN),
         settings.PIXEL_COUNT,
-        brightness=getattr(settings, "BRIGHTNESS", 0.5),
+        brightness=1.0,  # the host owns brightness and the current limit
         auto_write=False,
         pixel_order=getattr(settings, "PIXEL_ORDER", "GRB"),
     )
@@ -74,17 +79,6 @@ def make_status_led(settings, board, digitalio):
     led = digitalio.DigitalInOut(getattr(board, name))
     led.direction = digitalio.Direction.OUTPUT
     return led
-
-
-def current_budget(settings, pixel_count):
-    # type: (Any, int) -> int
-    """Most colour units (sum of all channels at brightness 1) the supply can light."""
-    max_ma = getattr(settings, "MAX_MILLIAMPS", 0)
-    if not max_ma:
-        return 0
-    per_channel = getattr(settings, "MILLIAMPS_PER_CHANNEL", 20)
-    idle = getattr(settings, "IDLE_MILLIAMPS", 1) * pixel_count
-    return max(1, int((max_ma - idle) * 255 / per_channel))
 
 
 class Firmware:
@@ -102,8 +96,6 @@ class Firmware:
         serial,  # type: Any
         clock,  # type: Any
         pixel_order="GRB",  # type: str
-        brightness=1.0,  # type: float
-        max_units=0,  # type: int
         snapshot_ms=2000,  # type: int
         heartbeat_ms=500,  # type: int
         host_timeout_ms=3000,  # type: int
@@ -113,6 +105,7 @@ class Firmware:
         lost_period_ms=2000,  # type: int
         status_led=None,  # type: Any
         version=VERSION,  # type: str
+        on_playing=None,  # type: Any
     ):
         # type: (...) -> None
         self.keys = keys
@@ -120,8 +113,6 @@ class Firmware:
         self.serial = serial
         self.clock = clock
         self.pixel_order = pixel_order
-        self.brightness = brightness
-        self.max_units = max_units
         self.snapshot_ms = snapshot_ms
         self.heartbeat_ms = heartbeat_ms
         self.host_timeout_ms = host_timeout_ms
@@ -131,6 +122,11 @@ class Firmware:
         self.lost_period_ms = max(100, lost_period_ms)
         self.status_led = status_led
         self.version = version
+        #: Called with True when a host starts talking and False when it is lost (code.py
+        #: turns CircuitPython's autoreload off while a game is played).
+        self.on_playing = on_playing
+        #: A frame went out short: the next one starts with 0x00 so the host drops the rest.
+        self.resync = False
         self.sensor_count = keys.key_count  # type: int
         self.pixel_count = len(pixels)  # type: int
         #: Pressed sensors as last reported to the host (the SNAPSHOT bitmask).
@@ -156,8 +152,8 @@ class Firmware:
         self._show_lost(now)
 
     @classmethod
-    def from_settings(cls, settings, keys, pixels, serial, clock, status_led=None):
-        # type: (Any, Any, Any, Any, Any, Any) -> Firmware
+    def from_settings(cls, settings, keys, pixels, serial, clock, status_led=None, on_playing=None):
+        # type: (Any, Any, Any, Any, Any, Any, Any) -> Firmware
         """A firmware configured by a settings module (firmware/settings.py)."""
         return cls(
             keys,
@@ -165,8 +161,6 @@ class Firmware:
             serial,
             clock,
             pixel_order=getattr(settings, "PIXEL_ORDER", "GRB"),
-            brightness=getattr(settings, "BRIGHTNESS", 0.5),
-            max_units=current_budget(settings, len(pixels)),
             snapshot_ms=getattr(settings, "SNAPSHOT_MS", 2000),
             heartbeat_ms=getattr(settings, "HEARTBEAT_MS", 500),
             host_timeout_ms=getattr(settings, "HOST_TIMEOUT_MS", 3000),
@@ -174,6 +168,7 @@ class Firmware:
             lost_step=getattr(settings, "LOST_PIXEL_STEP", 12),
             lost_level=getattr(settings, "LOST_LEVEL", 48),
             status_led=status_led,
+            on_playing=on_playing,
         )
 
     # -- the loop ----------------------------------------------------------------------
@@ -201,6 +196,7 @@ class Firmware:
         if not self.host_lost and now - self.last_host > self.host_timeout_ms:
             self.host_lost = True
             self.pulse = -1
+            self._playing(False)
         if self.host_lost and now >= self.next_pulse:
             self._show_lost(now)
         if self.status_led is not None:
@@ -225,10 +221,23 @@ class Firmware:
             return
         frame = protocol.encode_frame(msg_type, self.tx_seq, payload)
         self.tx_seq = (self.tx_seq + 1) & 0xFF
+        if self.resync and not lead:
+            lead = b"\x00"
+        data = lead + frame
         try:
-            self.serial.write(lead + frame)
-        except Exception:  # a full or vanished port: the host resynchronises
+            written = self.serial.write(data)
+        except Exception:  # a vanished port: the host resynchronises
+            written = 0
+        # usb_cdc's write() returns the bytes it took (fewer when write_timeout ran out):
+        # a frame cut short is counted, and the next one ends it with a 0x00 first.
+        self.resync = written is not None and written < len(data)
+        if self.resync:
             self.tx_errors += 1
+
+    def _playing(self, playing):
+        # type: (bool) -> None
+        if self.on_playing is not None:
+            self.on_playing(playing)
 
     def send_hello(self):
         # type: () -> None
@@ -303,6 +312,7 @@ class Firmware:
             self.last_host = now
             if self.host_lost:
                 self.host_lost = False
+                self._playing(True)
                 self.show_image()
             self._handle(msg_type, seq, payload, now)
 
@@ -354,7 +364,7 @@ class Firmware:
             if not self.host_lost:
                 self.pixels[index] = (red, green, blue)
         if not self.host_lost:
-            self._limit_and_show()
+            self._show()
 
     def show_image(self):
         # type: () -> None
@@ -364,18 +374,13 @@ class Firmware:
         for index in range(self.pixel_count):
             offset = 3 * index
             pixels[index] = (image[offset], image[offset + 1], image[offset + 2])
-        self._limit_and_show()
+        self._show()
 
-    def _limit_and_show(self):
+    def _show(self):
         # type: () -> None
-        # A safety net under the host's own current cap: dim the whole strip rather
-        # than brown out the supply.
-        brightness = self.brightness
-        if self.max_units:
-            total = sum(self.image)
-            if total * brightness > self.max_units:
-                brightness = self.max_units / total
-        self.pixels.brightness = brightness
+        # The host scales every colour for brightness and its current limit (one place
+        # owns both); the strip shows the values it was sent.
+        self.pixels.brightness = 1.0
         self.pixels.show()
 
     def _show_lost(self, now):

@@ -26,6 +26,9 @@ COLUMN_PINS = (
     "GP26",
     "GP27",
 )
+#: Every column wire needs an external 10 kohm (4.7-10 kohm) pull-up to 3V3(OUT): the
+#: scan reads the columns about 1 us after driving a row, too soon for the RP2040's
+#: internal 50-80 kohm pull-ups, and a closed switch would also read on the next row.
 #: True when each diode's anode is on the column wire (its stripe towards the row).
 COLUMNS_TO_ANODES = True
 
@@ -49,12 +52,12 @@ MAX_EVENTS = 64
 PIXEL_PIN = "GP28"
 PIXEL_COUNT = 152
 PIXEL_ORDER = "GRB"  # the strip's byte order; the wire protocol always carries RGB
-#: Brightness cap (0 to 1) applied on the board on top of what the host sends.
-BRIGHTNESS = 0.5
-#: The LED supply's budget; the firmware dims the whole strip rather than exceed it.
-MAX_MILLIAMPS = 4000
-MILLIAMPS_PER_CHANNEL = 20
-IDLE_MILLIAMPS = 1
+# Brightness and the LED supply's current limit are the host's alone ([leds] in the
+# companion's config): the strip shows exactly the values the host sends.
+
+#: boot.py hides the CIRCUITPY drive while this pin is pulled low at power-up: a jumper
+#: with a 10 kOhm resistor from GP28 (the strip's data line) to GND.  None: no jumper.
+HIDE_DRIVE_PIN = "GP28"
 
 #: The Pico's own LED: steady while a host talks to the board, blinking while it waits.
 STATUS_LED_PIN = "LED"

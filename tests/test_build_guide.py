@@ -1,0 +1,74 @@
+"""The build guide agrees with itself: BOM, wiring tables, diagrams, the assembly sheet and
+the configs name the same column pull-ups, clock resistor and LED pieces.
+
+The generated files are checked against their generators by test_hardware_sheets; this
+checks that what the generators say is also what the BOM buys and the configs describe.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.hardware.wiring import CLOCK_RESISTOR, COLUMN_PULLUP, FIRMWARE_MATRIX
+
+ROOT = Path(__file__).resolve().parents[1]
+HARDWARE = ROOT / "hardware"
+
+
+def read(name: str) -> str:
+    return (HARDWARE / name).read_text()
+
+
+def words(text: str) -> str:
+    """Comment text joined across its lines."""
+    return " ".join(text.replace("#:", " ").replace("#", " ").split())
+
+
+def bom(design: str) -> str:
+    """The BOM tables of README.md: the shared one and ``design``'s own."""
+    text = read("README.md")
+    start, end = text.index("## Bill of materials"), text.index("## Reed or Hall")
+    section = text[start:end]
+    shared = section[: section.index("### Design 1")]
+    own = section[section.index(f"### {design}") :]
+    return shared + own.split("### ", 2)[1]
+
+
+def test_every_pico_matrix_column_has_its_pull_up_everywhere() -> None:
+    columns = len(FIRMWARE_MATRIX.column_pins)
+    wiring = read("wiring-reference-2.md")
+    assert wiring.count(f"{COLUMN_PULLUP} pull-up to 3V3(OUT)") == columns
+    assert f"| 36 | 3V3(OUT) | the {columns} column pull-ups ({COLUMN_PULLUP}) |" in wiring
+    diagram = read("wiring-diagram-reference-2.svg")
+    assert COLUMN_PULLUP in diagram and "3V3(OUT) (36)" in diagram
+    assert f"| {columns} | 10 kohm resistors (4.7-10 kohm) | one pull-up per column wire" in bom(
+        "Design 2"
+    )
+    toml = words((ROOT / "companion/board/data/reference-2-pico.toml").read_text())
+    settings = words((ROOT / "companion/firmware/settings.py").read_text())
+    assert f"{columns} column wires" in toml and "10 kohm (4.7-10 kohm) pull-up" in toml
+    assert "external 10 kohm (4.7-10 kohm) pull-up" in settings
+
+
+def test_the_74hc165_clock_has_its_series_resistor_and_ground_everywhere() -> None:
+    wiring = read("wiring-reference-1.md")
+    assert f"{CLOCK_RESISTOR} in series at the Pi, then CLK (pin 2)" in wiring
+    assert "a GND wire runs beside it" in wiring
+    diagram = read("wiring-diagram-reference-1.svg")
+    assert f"SCLK: {CLOCK_RESISTOR} (33-100 ohm) in series at the Pi" in diagram
+    assert "GND wire beside the clock" in diagram
+    own = bom("Design 1")
+    assert f"| 1 | {CLOCK_RESISTOR} resistor (33-100 ohm) | in series with SCLK" in own
+    assert "GND conductor beside SCLK" in own
+    assert "double-clocked chain" in read("troubleshooting.md")
+
+
+def test_the_led_pieces_fit_the_pitch_everywhere() -> None:
+    shared = bom("Design 1")
+    assert "**60/m** strip" in shared and "**10-12 mm round**" in shared
+    for name in ("wiring-reference-1.md", "wiring-reference-2.md"):
+        assert "cut from a 60/m strip (10 x 16.7 mm) or on a 10-12 mm round board" in read(name)
+    for name in ("wiring-diagram-reference-1.svg", "wiring-diagram-reference-2.svg"):
+        assert "pieces: 60/m strip or 10-12 mm rounds" in read(name)
+    assembly = read("maze-assembly.svg")
+    assert "cut from a 60/m strip" in assembly and 'width="10"' in assembly
