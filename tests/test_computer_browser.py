@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 
 from companion.board.render import MUMMY_COLOUR
+from companion.games.mummy.engine import apply, new_game
+from companion.games.mummy.events import SeekerCaught
 from companion.games.mummy.maze import parse_cell_name
+from companion.games.mummy.record import command_from_json, setup_from_json
 from companion.service.journal import Journal
 from tests.test_browser import CHROMIUM, Server, browser, phone, shot, sync_api, wait
 
@@ -133,7 +136,7 @@ def test_a_whole_game_against_the_computer_mummy(server: Server, browser: Any) -
     host.get_by_label("Played by the computer: normal").check()
     host.locator("input[name=pace]").fill("0.5")  # the default: what a table follows
     host.get_by_role("button", name="Start the game").click()
-    expect(host.locator("#seats li")).to_have_count(3)
+    expect(host.locator("#seats li")).to_have_count(4)  # with the watching seat
     codes = {
         li.get_attribute("data-seat"): li.locator(".code").inner_text()
         for li in host.locator("#seats li").all()
@@ -143,9 +146,11 @@ def test_a_whole_game_against_the_computer_mummy(server: Server, browser: Any) -
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     table.set_default_timeout(8000)
     table.goto(f"{server.url}/join/{codes['table']}")
+    table.locator("#join").click()  # confirm the seat
     expect(table.locator("#players")).to_contain_text("Mummy (the computer, normal)")
     seeker = phone(browser)
     seeker.goto(f"{server.url}/join/{codes['seeker0']}")
+    seeker.locator("#join").click()  # confirm the seat
     expect(seeker).to_have_url(server.url + "/seeker")
 
     leds = LedWatch(server)
@@ -170,10 +175,15 @@ def test_a_whole_game_against_the_computer_mummy(server: Server, browser: Any) -
     with Journal(STATE[0] / "journal.sqlite3") as journal:
         stored = journal.latest("mummy")
     assert stored is not None and stored.ended
-    steps = [parse_cell_name(c["to"], 12, 12) for c in stored.commands if c["cmd"] == "mummy_step"]
+    # Every mummy step, but a catch: it lights the catch (and maybe the win), not a step.
+    setup = setup_from_json(stored.setup)
+    state, _ = new_game(setup)
+    steps = []
+    for data in stored.commands:
+        state, events = apply(state, command_from_json(data, setup.maze))
+        if data["cmd"] == "mummy_step" and not any(isinstance(e, SeekerCaught) for e in events):
+            steps.append(parse_cell_name(data["to"], 12, 12))
     assert len(steps) > 3
-    if server.get("/sim/api/board")["game"]["winner"]["mummy"]:
-        steps = steps[:-1]  # the winning catch lights the catch and the win, not a step
     it = iter(leds.cells)
     unseen = [(i, cell) for i, cell in enumerate(steps) if not any(cell == s for s in it)]
     assert not unseen, f"steps never lit: {unseen}; steps {steps}; lit {leds.cells}"
@@ -192,7 +202,7 @@ def test_the_deduction_aid_on_the_mummys_page(server: Server, browser: Any) -> N
     host.get_by_label("Played by a person").check()
     host.get_by_label(re.compile("Deduction aid")).check()
     host.get_by_role("button", name="Start a new game").click()
-    expect(host.locator("#seats li")).to_have_count(3)
+    expect(host.locator("#seats li")).to_have_count(4)  # with the watching seat
     codes = {
         li.get_attribute("data-seat"): li.locator(".code").inner_text()
         for li in host.locator("#seats li").all()
@@ -200,7 +210,9 @@ def test_the_deduction_aid_on_the_mummys_page(server: Server, browser: Any) -> N
     put_board_right(server)
     mummy, seeker = phone(browser), phone(browser)
     mummy.goto(f"{server.url}/join/{codes['mummy']}")
+    mummy.locator("#join").click()  # confirm the seat
     seeker.goto(f"{server.url}/join/{codes['seeker0']}")
+    seeker.locator("#join").click()  # takes the seat over from the first game's phone
     expect(mummy.locator("#aid")).to_contain_text("0 cells")
     for _ in range(40):  # until the first figure has moved
         seeker_step(server, seeker)
