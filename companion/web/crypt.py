@@ -230,9 +230,12 @@ def new_game() -> ResponseReturnValue:
 
 
 @bp.post("/api/undo")
-@endpoint("Take back the last move (and the computer's reply).", answer=VIEW, errors=ERRORS)
+@endpoint(
+    "Take back the last move (and the computer's reply).", body=obj(), answer=VIEW, errors=ERRORS
+)
 def undo() -> ResponseReturnValue:
     service = crypt_service()
+    body()
     try:
         undone = service.undo()
     except (RuleError, ServiceError) as exc:

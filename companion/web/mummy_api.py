@@ -258,10 +258,11 @@ def host_game() -> ResponseReturnValue:
 
 
 @bp.post("/host/codes")
-@endpoint("New codes for every seat.", answer=HOST_STATUS)
+@endpoint("New codes for every seat.", body=obj(), answer=HOST_STATUS)
 def host_codes() -> ResponseReturnValue:
     """New codes for every seat: every phone must join again."""
     store = _need_host()
+    body()
     with store.lock:
         if store.table is None:
             abort(400, "Set up a game first.")
@@ -272,10 +273,11 @@ def host_codes() -> ResponseReturnValue:
 
 
 @bp.post("/host/undo")
-@endpoint("Take back the last action.", answer=obj({"undone": BOOLEAN}, closed=False))
+@endpoint("Take back the last action.", body=obj(), answer=obj({"undone": BOOLEAN}, closed=False))
 def host_undo() -> ResponseReturnValue:
     """Take back the last accepted action (a mistap, a figure read wrongly)."""
     store = _need_host()
+    body()
     if store.table is not None and store.table.dealing:
         abort(400, "Nothing to undo: the seekers are entering their cards.")
     try:

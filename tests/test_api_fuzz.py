@@ -1,0 +1,132 @@
+"""Schemathesis against the real app (its WSGI interface) on the mock appliance, every
+operation of /api/openapi.json with valid and invalid bodies, each as the seat that
+may use it (host, mummy, seeker, table screen) and as the watching seat: no input ever
+gets a 5xx, every refusal is a 4xx with ``{"error": message}``, and every answer
+matches its schema.  Seats come from the real join flow (code, confirm form, cookie).
+
+Derandomized (the same examples every run) and bounded to keep ``make test`` short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis import GenerationMode
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from tests.test_pages import Table, start
+
+#: Examples per operation and seat (about 25 operations).
+EXAMPLES = 30
+
+
+def cookie(client: Any) -> dict[str, str]:
+    """A device's session cookie (its seat, signed), as the join flow set it."""
+    found = client.get_cookie("session")
+    assert found is not None, "the join flow gave this device no cookie"
+    return {"session": found.value}
+
+
+class Seated:
+    """A game in play on the mock appliance, and a cookie for every seat."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.appliance = start(tmp_path)
+        self.table = Table(self.appliance)
+        self.table.new_game(["red", "blue"])
+        self.cookies = {"host": cookie(self.table.host)}
+        for seat in ("mummy", "seeker0", "table", "watch"):
+            self.cookies[seat] = cookie(self.table.device(seat))
+
+    def seat_for(self, path: str) -> str:
+        """The seat that may use ``path`` (its owner's, so the fuzz reaches the game)."""
+        if path.startswith(("/api/host", "/sim")) or path.endswith("/board"):
+            return "host"
+        for seat in ("mummy", "table"):
+            if path.startswith(f"/api/{seat}/"):
+                return seat
+        return "seeker0"
+
+
+@pytest.fixture
+def seated(tmp_path: Path) -> Iterator[Seated]:
+    here = Seated(tmp_path)
+    try:
+        yield here
+    finally:
+        here.appliance.close()
+
+
+def operations(seated: Seated) -> list[Any]:
+    """Every operation of the app's own document but the streams (they never end: they
+    are described, not fuzzed)."""
+    loaded = schemathesis.openapi.from_wsgi("/api/openapi.json", seated.table.app)
+    found = [result.ok() for result in loaded.get_all_operations()]
+    assert len(found) >= 20, [op.label for op in found]
+    return [op for op in found if not op.path.endswith("/stream")]
+
+
+def check_refusal(response: Any) -> None:
+    """A refusal is a 4xx with a sentence; never a 5xx."""
+    assert response.status_code < 500, (response.status_code, response.text[:300])
+    if response.status_code >= 400:
+        message = response.json().get("error")
+        assert isinstance(message, str) and message.strip(), response.text[:300]
+
+
+def call(case: Any, cookie: dict[str, str]) -> None:
+    """Send the case with the seat's cookie (a JSON body needs no token: it cannot come
+    from another site without an Origin naming it) and check the answer."""
+    response = case.call_and_validate(
+        cookies=cookie,
+        # A valid body may still be refused by the rules (409) or the seat (403).
+        excluded_checks=[positive_data_acceptance],
+    )
+    check_refusal(response)
+
+
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def fuzz(seated: Seated, seat_of: Any, examples: int) -> int:
+    """Valid and invalid requests to every operation; how many operations ran."""
+    ran = 0
+    document = seated.table.host.get("/api/openapi.json").get_json()
+    for operation in operations(seated):
+        cookie = seated.cookies[seat_of(operation.path)]
+        takes_body = "requestBody" in document["paths"][operation.path][operation.method.lower()]
+        # Without a body there is nothing invalid to send (no parameters either).
+        for mode in GenerationMode if takes_body else [GenerationMode.POSITIVE]:
+            runner(operation.as_strategy(generation_mode=mode), cookie, examples)()
+        ran += 1
+    return ran
+
+
+def runner(cases: Any, cookie: dict[str, str], examples: int) -> Any:
+    """A hypothesis test sending ``cases`` with ``cookie``."""
+
+    @given(case=cases)
+    @settings(FUZZ, max_examples=examples)
+    def run(case: Any) -> None:
+        call(case, cookie)
+
+    return run
+
+
+def test_no_input_gets_a_server_error_from_the_seat_it_belongs_to(seated: Seated) -> None:
+    assert fuzz(seated, seated.seat_for, EXAMPLES) >= 20
+
+
+def test_no_input_gets_a_server_error_from_the_watching_seat(seated: Seated) -> None:
+    assert fuzz(seated, lambda path: "watch", EXAMPLES // 3) >= 20
