@@ -16,13 +16,17 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from tests.test_pages import Table, start
 
 #: Examples per operation and seat (about 25 operations).
-EXAMPLES = 30
+EXAMPLES = 50
+#: Sequences of requests, and requests in each, for the stateful test.
+SEQUENCES = 60
+STEPS = 12
 
 
 def cookie(client: Any) -> dict[str, str]:
@@ -79,7 +83,7 @@ def check_refusal(response: Any) -> None:
         assert isinstance(message, str) and message.strip(), response.text[:300]
 
 
-def call(case: Any, cookie: dict[str, str]) -> None:
+def call(case: Any, cookie: dict[str, str]) -> int:
     """Send the case with the seat's cookie (a JSON body needs no token: it cannot come
     from another site without an Origin naming it) and check the answer."""
     response = case.call_and_validate(
@@ -88,7 +92,12 @@ def call(case: Any, cookie: dict[str, str]) -> None:
         excluded_checks=[positive_data_acceptance],
     )
     check_refusal(response)
+    CALLS.append(response.status_code)
+    return int(response.status_code)
 
+
+#: The status of every request sent (the report's count of cases).
+CALLS: list[int] = []
 
 FUZZ = settings(
     max_examples=EXAMPLES,
@@ -130,3 +139,22 @@ def test_no_input_gets_a_server_error_from_the_seat_it_belongs_to(seated: Seated
 
 def test_no_input_gets_a_server_error_from_the_watching_seat(seated: Seated) -> None:
     assert fuzz(seated, lambda path: "watch", EXAMPLES // 3) >= 20
+
+
+def test_no_sequence_of_requests_gets_a_server_error(seated: Seated) -> None:
+    """Stateful: random sequences of valid requests to every operation, each from the
+    seat it belongs to, on one running companion (a game set up, the board given to
+    Loot N Run or the crypt and back, new games, commands, undo ...)."""
+    cases = st.one_of([op.as_strategy() for op in operations(seated)])
+    statuses: set[int] = set()
+
+    @given(steps=st.lists(cases, min_size=1, max_size=STEPS))
+    @settings(FUZZ, max_examples=SEQUENCES)
+    def run(steps: list[Any]) -> None:
+        for case in steps:
+            cookie = seated.cookies[seated.seat_for(case.path)]
+            statuses.add(call(case, cookie))
+
+    run()
+    assert 200 in statuses and statuses & {400, 409}, statuses
+    print(f"{len(CALLS)} requests in this module so far")
