@@ -9,6 +9,7 @@ Derandomized (the same examples every run) and bounded to keep ``make test`` sho
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -108,18 +109,33 @@ FUZZ = settings(
 )
 
 
-def fuzz(seated: Seated, seat_of: Any, examples: int) -> int:
-    """Valid and invalid requests to every operation; how many operations ran."""
-    ran = 0
-    document = seated.table.host.get("/api/openapi.json").get_json()
-    for operation in operations(seated):
-        cookie = seated.cookies[seat_of(operation.path)]
-        takes_body = "requestBody" in document["paths"][operation.path][operation.method.lower()]
-        # Without a body there is nothing invalid to send (no parameters either).
-        for mode in GenerationMode if takes_body else [GenerationMode.POSITIVE]:
-            runner(operation.as_strategy(generation_mode=mode), cookie, examples)()
-        ran += 1
-    return ran
+def fuzz(tmp_path: Path, watching: bool, examples: int) -> int:
+    """Valid and invalid requests to every operation, each on a fresh companion with a
+    game in play (a new game or new codes in one operation must not shut the seats out
+    of the next); how many operations ran."""
+    labels = [op.label for op in with_seats(tmp_path / "first", operations)]
+    for number, label in enumerate(labels):
+
+        def send(seated: Seated, label: str = label) -> None:
+            operation = next(op for op in operations(seated) if op.label == label)
+            cookie = seated.cookies["watch" if watching else seated.seat_for(operation.path)]
+            # Without a body there is nothing invalid to send (no parameters either).
+            takes_body = "requestBody" in operation.definition.raw
+            for mode in GenerationMode if takes_body else [GenerationMode.POSITIVE]:
+                runner(operation.as_strategy(generation_mode=mode), cookie, examples)()
+
+        with_seats(tmp_path / f"op{number}", send)
+    return len(labels)
+
+
+def with_seats(path: Path, use: Any) -> Any:
+    """``use(seated)`` on a fresh companion in ``path``, closed afterwards."""
+    path.mkdir()
+    seated = Seated(path)
+    try:
+        return use(seated)
+    finally:
+        seated.appliance.close()
 
 
 def runner(cases: Any, cookie: dict[str, str], examples: int) -> Any:
@@ -133,12 +149,17 @@ def runner(cases: Any, cookie: dict[str, str], examples: int) -> Any:
     return run
 
 
-def test_no_input_gets_a_server_error_from_the_seat_it_belongs_to(seated: Seated) -> None:
-    assert fuzz(seated, seated.seat_for, EXAMPLES) >= 20
+def test_no_input_gets_a_server_error_from_the_seat_it_belongs_to(tmp_path: Path) -> None:
+    start = len(CALLS)
+    assert fuzz(tmp_path, False, EXAMPLES) >= 20
+    sent = collections.Counter(CALLS[start:])
+    print(f"{sum(sent.values())} requests: {dict(sorted(sent.items()))}")
+    # The seats' cookies opened their doors: the requests reached the games.
+    assert sent[200] >= 20 and sent[403] < sum(sent.values()) // 10, sent
 
 
-def test_no_input_gets_a_server_error_from_the_watching_seat(seated: Seated) -> None:
-    assert fuzz(seated, lambda path: "watch", EXAMPLES // 3) >= 20
+def test_no_input_gets_a_server_error_from_the_watching_seat(tmp_path: Path) -> None:
+    assert fuzz(tmp_path, True, EXAMPLES // 3) >= 20
 
 
 def test_no_sequence_of_requests_gets_a_server_error(seated: Seated) -> None:

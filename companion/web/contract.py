@@ -26,14 +26,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: The largest JSON body any endpoint accepts (a Loot N Run run of many cards is < 10 kB).
 MAX_BODY = 64 * 1024
 
-STRING: Schema = {"type": "string", "maxLength": 200}
+STRING: Schema = {"type": "string", "maxLength": 200}  # a name, a cell, a reason
+TEXT: Schema = {"type": "string"}  # words in an answer
 INTEGER: Schema = {"type": "integer"}
 NUMBER: Schema = {"type": "number"}
 BOOLEAN: Schema = {"type": "boolean"}
 ANY_OBJECT: Schema = {"type": "object"}
 ERROR: Schema = {
     "type": "object",
-    "properties": {"error": {"type": "string"}},
+    "properties": {"error": TEXT},
     "required": ["error"],
 }
 

@@ -57,7 +57,18 @@ from companion.service.loop import ServiceError
 from companion.service.registry import GAME_NAMES
 
 from .context import hub
-from .contract import ANY_OBJECT, BOOLEAN, INTEGER, STRING, array, body, endpoint, nullable, obj
+from .contract import (
+    ANY_OBJECT,
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    TEXT,
+    array,
+    body,
+    endpoint,
+    nullable,
+    obj,
+)
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
@@ -67,7 +78,20 @@ STREAM_POLL_S = 2.0
 KEEPALIVE_S = 15.0
 #: The contract (``contract.py``): the bodies checked against it, and /api/openapi.json.
 ERRORS = (400, 403, 409, 503)
-VIEW = obj({"board": ANY_OBJECT}, closed=False)
+VIEW = obj(
+    {
+        "board": obj({"active_game": nullable(TEXT), "plays_crypt": BOOLEAN}, closed=False),
+        "game": TEXT,
+        "phase": TEXT,
+        "players": array(ANY_OBJECT, max_items=4),
+        "scores": array(INTEGER, max_items=4),
+        "hints": array(ANY_OBJECT, max_items=1000),
+        "over": BOOLEAN,
+        "to_move": INTEGER,
+        "version": INTEGER,
+    },
+    closed=False,
+)
 COMMAND = obj(
     {"kind": {"enum": sorted(COMMAND_TYPES)}},
     {"square": STRING, "corner": STRING, "to": STRING},

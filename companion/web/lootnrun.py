@@ -61,6 +61,7 @@ from .contract import (
     BOOLEAN,
     INTEGER,
     STRING,
+    TEXT,
     array,
     body,
     endpoint,
@@ -102,7 +103,18 @@ NEW_GAME = obj(
 )
 PREVIEW = obj({"kind": one_of("run", "awaken"), "cards": array(CARD)})
 SHOW = obj({"show": BOOLEAN}, {"pause": BOOLEAN})
-VIEW = obj({"board": ANY_OBJECT}, closed=False)
+VIEW = obj(
+    {
+        "board": obj({"active": BOOLEAN, "maze_paused": BOOLEAN}),
+        "game": TEXT,
+        "game_id": nullable(INTEGER),
+        "phase": TEXT,
+        "players": array(ANY_OBJECT, max_items=8),
+        "events": array(ANY_OBJECT, max_items=1000),
+        "version": INTEGER,
+    },
+    closed=False,
+)
 ANSWER = obj({"ok": BOOLEAN, "view": VIEW}, {"events": array(ANY_OBJECT), "game_id": INTEGER})
 
 

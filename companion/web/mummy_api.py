@@ -31,6 +31,7 @@ from .contract import (
     BOOLEAN,
     INTEGER,
     STRING,
+    TEXT,
     Schema,
     array,
     body,
@@ -55,11 +56,16 @@ KEEPALIVE_S = 15.0
 
 #: A seat's state: the keys every seat's page reads first (the rest is the role's view).
 SEAT_STATE = obj(
-    {"role": STRING, "stage": one_of("playing", "dealing"), "names": array(STRING)},
+    {
+        "role": one_of("mummy", "seeker", "table"),
+        "stage": one_of("playing", "dealing"),
+        "names": array(TEXT, max_items=4),
+        "guidance": TEXT,
+    },
     closed=False,
 )
 #: A command's answer: the new state, and on a refusal the rule's words beside it.
-COMMAND_ANSWER = obj({"state": SEAT_STATE}, {"ok": BOOLEAN, "error": STRING}, closed=False)
+COMMAND_ANSWER = obj({"state": SEAT_STATE}, {"ok": BOOLEAN, "error": TEXT})
 #: A die face by its label ("arrow") or number.
 FACE: Schema = {"anyOf": [STRING, INTEGER]}
 SEEKER_WORDS = "Move your figure on the board; the page rolls, announces and plays cards."
