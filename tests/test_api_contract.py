@@ -123,3 +123,20 @@ def test_unknown_paths_and_methods_under_any_api_answer_json(table: Table, prefi
     refused(table.host.delete(known[prefix], json={}), 405)
     page = table.host.get("/no-such-page")  # outside the API a page stays a page
     assert page.status_code == 404 and not page.is_json
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"cmd": ' * 50_000 + "1" + "}" * 50_000,
+        "\xff\xfe",
+        "1" * 5000,
+    ],
+)
+def test_bodies_too_deep_too_long_or_not_text_are_refused(table: Table, text: str) -> None:
+    table.new_game(["red", "blue"])
+    seeker = table.device("seeker0")
+    for path in ("/api/seeker/command", "/lootnrun/api/command", "/crypt/api/command"):
+        res = seeker.post(path, data=text.encode("latin-1"), content_type="application/json")
+        assert refused(res).startswith(("The request is", "Send a JSON object")), path

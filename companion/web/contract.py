@@ -201,9 +201,12 @@ def body() -> dict[str, Any]:
         refuse("Send the request as JSON (Content-Type: application/json).")
     if request.content_length is not None and request.content_length > MAX_BODY:
         refuse(f"The request is too large (more than {MAX_BODY} bytes).")
+    raw = request.get_data()
+    if len(raw) > MAX_BODY:  # sent in chunks, without a length
+        refuse(f"The request is too large (more than {MAX_BODY} bytes).")
     try:
-        data = json.loads(request.get_data(as_text=True))
-    except (ValueError, RecursionError):
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # also bad UTF-8, and nesting too deep
         refuse("The request is not valid JSON.")
     if not isinstance(data, dict):
         refuse("Send a JSON object.")
