@@ -116,6 +116,7 @@ def test_the_simulator_toggles_only_a_position_number(table: Table, body: Any) -
 @pytest.mark.parametrize("prefix", API_PREFIXES)
 def test_unknown_paths_and_methods_under_any_api_answer_json(table: Table, prefix: str) -> None:
     assert "not found" in refused(table.host.get(f"{prefix}/nothing-here"), 404).lower()
+    refused(table.host.get(prefix), 404)
     refused(table.host.post(f"{prefix}/nothing-here", json={}), 404)
     known = {"/api": "/api/host/undo", "/lootnrun/api": "/lootnrun/api/undo"}
     known |= {"/crypt/api": "/crypt/api/undo", "/sim/api": "/sim/api/toggle"}

@@ -229,7 +229,7 @@ _STATUS_WORDS = {
 
 def is_api(rule: str) -> bool:
     """Whether a URL rule is part of the JSON API."""
-    return "/api/" in rule
+    return "/api/" in rule or rule.endswith("/api")
 
 
 def openapi(app: Flask) -> dict[str, Any]:
