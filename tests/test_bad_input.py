@@ -110,6 +110,9 @@ def test_the_host_page_tells_of_set_aside_commands_and_exports_them(tmp_path):
         assert export.status_code == 200
         assert export.get_data(as_text=True).splitlines()[1:] == [*GOOD_ROWS, "{broken"]
         assert table.device().get(f"/api/host/journal/{game_id}").status_code == 403
+        for missing in (game_id + 1000, 2**63, 10**30):  # found by the API fuzz: a 500 once
+            res = table.host.get(f"/api/host/journal/{missing}")
+            assert res.status_code == 404 and "no game" in res.json["error"]
         health = table.host.get("/healthz").json
         assert health["journal"]["notes"] and health["status"] == "ok"
     finally:

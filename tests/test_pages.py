@@ -360,7 +360,7 @@ def test_rule_errors_come_back_in_words(table):
         assert res.status_code == 400, body
         assert error(res).startswith(words), (body, error(res))
     res = red.post("/api/seeker/command", data="not json", content_type="application/json")
-    assert res.status_code == 400 and error(res) == "Send a JSON object."
+    assert res.status_code == 400 and error(res) == "The request is not valid JSON."
     res = red.post("/api/seeker/command", json={"cmd": "roll", "faces": FACES})
     assert res.status_code == 200 and res.json["state"]["view"]["roll"] == FACES
     res = red.post("/api/seeker/command", json={"cmd": "announce", "face": "mummy"})

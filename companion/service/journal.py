@@ -332,6 +332,8 @@ class Journal(Closing):
     def export(self, game_id: int) -> str:
         """A game as a JSON Lines record: the setup line, then one line per command
         (the commands set aside at a resume last, as they were stored)."""
+        if not 0 < game_id < 2**63:  # beyond any row id SQLite can hold
+            raise KeyError(f"no game {game_id} in the journal")
         row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal")

@@ -37,9 +37,10 @@ def create_app(
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import doors, health, sim
+    from . import contract, doors, health, sim
 
     doors.init_app(app)
+    contract.init_app(app)
     app.register_blueprint(health.bp)
     if appliance is not None and getattr(appliance, "mock_board", None) is not None:
         app.register_blueprint(sim.bp)

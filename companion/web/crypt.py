@@ -50,13 +50,25 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from companion.games.crypt.commands import parse_command
+from companion.games.crypt.commands import COMMAND_TYPES, parse_command
 from companion.games.crypt.engine import RuleError
 from companion.service.crypt_service import CryptPublished, CryptService
 from companion.service.loop import ServiceError
 from companion.service.registry import GAME_NAMES
 
 from .context import hub
+from .contract import (
+    ANY_OBJECT,
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    TEXT,
+    array,
+    body,
+    endpoint,
+    nullable,
+    obj,
+)
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
@@ -64,8 +76,36 @@ bp = Blueprint("crypt", __name__, url_prefix="/crypt")
 #: Seconds between checks of the board's owner on an idle stream, and a keepalive.
 STREAM_POLL_S = 2.0
 KEEPALIVE_S = 15.0
-#: What ``/crypt/api/new`` accepts.
-NEW_GAME_KEYS = frozenset({"players", "colours", "first_player", "computer"})
+#: The contract (``contract.py``): the bodies checked against it, and /api/openapi.json.
+ERRORS = (400, 403, 409, 503)
+VIEW = obj(
+    {
+        "board": obj({"active_game": nullable(TEXT), "plays_crypt": BOOLEAN}, closed=False),
+        "game": TEXT,
+        "phase": TEXT,
+        "players": array(ANY_OBJECT, max_items=4),
+        "scores": array(INTEGER, max_items=4),
+        "hints": array(ANY_OBJECT, max_items=1000),
+        "over": BOOLEAN,
+        "to_move": INTEGER,
+        "version": INTEGER,
+    },
+    closed=False,
+)
+COMMAND = obj(
+    {"kind": {"enum": sorted(COMMAND_TYPES)}},
+    {"square": STRING, "corner": STRING, "to": STRING},
+)
+NEW_GAME = obj(
+    {},
+    {
+        "players": {"enum": [2, 4]},
+        "colours": nullable(array(STRING, max_items=4)),
+        "first_player": INTEGER,
+        "computer": nullable(INTEGER),
+    },
+)
+GIVE_BOARD = obj({"game": STRING}, {"pause": BOOLEAN})
 #: How long a request that gives the board to the crypt waits for its first judgement.
 ACTIVATE_WAIT_S = 0.5
 
@@ -156,13 +196,6 @@ def _bad(message: str) -> ResponseReturnValue:
     return jsonify({"error": message}), 400
 
 
-def _json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        abort(400, "send a JSON object")
-    return data
-
-
 @bp.errorhandler(400)
 @bp.errorhandler(503)
 def _error(exc: Any) -> ResponseReturnValue:
@@ -175,15 +208,17 @@ def page() -> ResponseReturnValue:
 
 
 @bp.get("/api/state")
+@endpoint("The crypt's view.", answer=VIEW, errors=ERRORS)
 def state() -> ResponseReturnValue:
     return jsonify(_view())
 
 
 @bp.post("/api/command")
+@endpoint("Place a cube or meeple, move, enter, pass.", body=COMMAND, answer=VIEW, errors=ERRORS)
 def command() -> ResponseReturnValue:
     service = crypt_service()
     try:
-        parsed = parse_command(_json_body())
+        parsed = parse_command(body())
     except ValueError as exc:
         return _bad(str(exc))
     active = _board_state()["active_game"]
@@ -197,26 +232,14 @@ def command() -> ResponseReturnValue:
 
 
 @bp.post("/api/new")
+@endpoint("Start a new crypt game.", body=NEW_GAME, answer=VIEW, errors=ERRORS)
 def new_game() -> ResponseReturnValue:
     service = crypt_service()
-    data = _json_body()
-    unknown = sorted(set(data) - NEW_GAME_KEYS)
-    if unknown:
-        return _bad(f"unknown setting {unknown[0]!r}: use {', '.join(sorted(NEW_GAME_KEYS))}")
+    data = body()
     players = data.get("players", 2)
     first = data.get("first_player", 0)
     computer = data.get("computer")
     colours = data.get("colours")
-    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 4):
-        return _bad('"players" must be 2 or 4')
-    if not isinstance(first, int) or isinstance(first, bool):
-        return _bad('"first_player" must be a player number (0 for the first)')
-    if computer is not None and (not isinstance(computer, int) or isinstance(computer, bool)):
-        return _bad('"computer" must be a player number or null')
-    if colours is not None and (
-        not isinstance(colours, list) or not all(isinstance(c, str) for c in colours)
-    ):
-        return _bad('"colours" must be a list of colour names')
     if colours is not None and len(colours) != players:
         return _bad(f"give {players} colours, one per player")
     try:
@@ -231,8 +254,12 @@ def new_game() -> ResponseReturnValue:
 
 
 @bp.post("/api/undo")
+@endpoint(
+    "Take back the last move (and the computer's reply).", body=obj(), answer=VIEW, errors=ERRORS
+)
 def undo() -> ResponseReturnValue:
     service = crypt_service()
+    body()
     try:
         undone = service.undo()
     except (RuleError, ServiceError) as exc:
@@ -243,18 +270,19 @@ def undo() -> ResponseReturnValue:
 
 
 @bp.post("/api/board")
+@endpoint(
+    "The host gives the board to the crypt or back.", body=GIVE_BOARD, answer=VIEW, errors=ERRORS
+)
 def board() -> ResponseReturnValue:
     """Give the board (sensors and LEDs) to the crypt or back to another game."""
     need("host", "act")
     crypt_service()
-    data = _json_body()
-    game, pause = data.get("game"), data.get("pause", False)
+    data = body()
+    game, pause = data["game"], data.get("pause", False)
     games = hub()
-    if not isinstance(game, str) or game not in games.services:
+    if game not in games.services:
         known = ", ".join(sorted(games.services))
         return _bad(f'"game" must be one of {known}')
-    if not isinstance(pause, bool):
-        return _bad('"pause" must be true or false')
     try:
         _give_board_to(crypt_service(), game, pause=pause)
     except BoardRefused as exc:
@@ -263,6 +291,7 @@ def board() -> ResponseReturnValue:
 
 
 @bp.get("/api/stream")
+@endpoint("The view, live.", answer=None, media="text/event-stream", errors=(403, 503))
 def stream() -> ResponseReturnValue:
     """The view now and after every change (and when the board changes hands)."""
     service = crypt_service()

@@ -47,6 +47,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from companion.games.lootnrun.cards import card_problem
+from companion.games.lootnrun.commands import COMMAND_TYPES
 from companion.games.lootnrun.engine import RuleError
 from companion.games.lootnrun.record import FormatError, card_from_json, command_from_json
 from companion.games.lootnrun.scoring import awaken_outcome, run_score
@@ -55,21 +56,66 @@ from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
 
 from .context import hub, service
+from .contract import (
+    ANY_OBJECT,
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    TEXT,
+    array,
+    body,
+    endpoint,
+    nullable,
+    obj,
+    one_of,
+)
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .stream import KEEPALIVE_S
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
 
-#: The largest request body accepted (a Run of many cards is well under 10 kB).
-MAX_BODY = 64 * 1024
 #: How often a live stream looks at the shutdown flags while it waits for a change.
 POLL_S = 1.0
 #: The game the board goes back to from the score track.
 MAZE = "mummy"
 
 
-class BadRequest(ValueError):
-    """A request that is not what the API expects (400); the message says what is wrong."""
+#: The contract (``contract.py``): the bodies checked against it, and /api/openapi.json.
+ERRORS = (400, 403, 409, 503)
+CARD = obj(
+    {"treasures": array(INTEGER, max_items=6)},
+    {"amulets": INTEGER, "guardian": nullable(STRING), "colour": nullable(STRING)},
+)
+COMMAND = obj(
+    {"cmd": one_of(*COMMAND_TYPES)},
+    {
+        "player": nullable(INTEGER),
+        "cards": {"anyOf": [array(CARD), INTEGER, {"type": "null"}]},
+        "target": INTEGER,
+        "kept": INTEGER,
+        "points": INTEGER,
+        "reason": STRING,
+    },
+)
+NEW_GAME = obj(
+    {"players": array(obj({"name": STRING, "colour": STRING}), max_items=8)},
+    {"first": INTEGER, "show_on_board": BOOLEAN},
+)
+PREVIEW = obj({"kind": one_of("run", "awaken"), "cards": array(CARD)})
+SHOW = obj({"show": BOOLEAN}, {"pause": BOOLEAN})
+VIEW = obj(
+    {
+        "board": obj({"active": BOOLEAN, "maze_paused": BOOLEAN}),
+        "game": TEXT,
+        "game_id": nullable(INTEGER),
+        "phase": TEXT,
+        "players": array(ANY_OBJECT, max_items=8),
+        "events": array(ANY_OBJECT, max_items=1000),
+        "version": INTEGER,
+    },
+    closed=False,
+)
+ANSWER = obj({"ok": BOOLEAN, "view": VIEW}, {"events": array(ANY_OBJECT), "game_id": INTEGER})
 
 
 def init_app(app: Flask) -> None:
@@ -110,29 +156,6 @@ def _view(
     return view
 
 
-def _body(allowed: set[str] | None = None) -> dict[str, Any]:
-    """The request's JSON object; BadRequest with a clear message for anything else."""
-    if not request.is_json:
-        raise BadRequest("Send the request as JSON (Content-Type: application/json).")
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise BadRequest(f"The request is too large (more than {MAX_BODY} bytes).")
-    text = request.get_data(as_text=True)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise BadRequest(f"The request is not valid JSON: {exc}.") from exc
-    if not isinstance(data, dict):
-        raise BadRequest("The request must be a JSON object.")
-    if allowed is not None:
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise BadRequest(
-                f"Unknown key {unknown[0]!r} (expected: {', '.join(sorted(allowed))})."
-            )
-    return data
-
-
-@bp.errorhandler(BadRequest)
 @bp.errorhandler(FormatError)
 def _bad_request(exc: ValueError) -> ResponseReturnValue:
     return _error(str(exc), 400)
@@ -167,48 +190,37 @@ def page() -> ResponseReturnValue:
 
 
 @bp.get("/api/view")
+@endpoint("The score track's view.", answer=VIEW, errors=ERRORS)
 def view() -> ResponseReturnValue:
     return jsonify(_view(_service()))
 
 
 @bp.post("/api/command")
+@endpoint("Enter a Loot N Run command.", body=COMMAND, answer=ANSWER, errors=ERRORS)
 def command() -> ResponseReturnValue:
     svc = _service()
-    cmd = command_from_json(_body())
+    cmd = command_from_json(body())
     events = svc.submit(cmd)
     return jsonify({"ok": True, "events": events_view(events), "view": _view(svc)})
 
 
 @bp.post("/api/undo")
+@endpoint("Take back the last entry.", body=obj(), answer=ANSWER, errors=ERRORS)
 def undo() -> ResponseReturnValue:
     svc = _service()
-    _body(set())
+    body()
     events = svc.undo()
     return jsonify({"ok": True, "events": events_view(events), "view": _view(svc)})
 
 
 @bp.post("/api/new")
+@endpoint("Start a new game.", body=NEW_GAME, answer=ANSWER, errors=ERRORS)
 def new() -> ResponseReturnValue:
     svc = _service()
-    data = _body({"players", "first", "show_on_board"})
-    players = data.get("players")
-    if not isinstance(players, list):
-        raise BadRequest('"players" is a list of {"name": ..., "colour": ...}.')
-    pairs = []
-    for p in players:
-        if not isinstance(p, dict) or set(p) - {"name", "colour"}:
-            raise BadRequest('Each player is {"name": ..., "colour": ...}.')
-        name, colour = p.get("name"), p.get("colour")
-        if not isinstance(name, str) or not isinstance(colour, str):
-            raise BadRequest("A player's name and colour are text.")
-        pairs.append((name, colour))
-    first = data.get("first", 0)
-    if isinstance(first, bool) or not isinstance(first, int):
-        raise BadRequest('"first" is the number of the starting player (0 for the first).')
+    data = body()
+    pairs = [(p["name"], p["colour"]) for p in data["players"]]
     show = data.get("show_on_board", True)
-    if not isinstance(show, bool):
-        raise BadRequest('"show_on_board" is true or false.')
-    game_id = svc.new_game(pairs, first)
+    game_id = svc.new_game(pairs, data.get("first", 0))
     if show and is_host():
         # A free board goes to the score track; a running maze game keeps it.
         with contextlib.suppress(ServiceError):
@@ -217,16 +229,12 @@ def new() -> ResponseReturnValue:
 
 
 @bp.post("/api/preview")
+@endpoint("What cards are worth (nothing is entered).", body=PREVIEW, errors=ERRORS)
 def preview() -> ResponseReturnValue:
     """What cards are worth as a Run or in an Awaken (nothing is entered)."""
-    data = _body({"kind", "cards"})
-    kind = data.get("kind")
-    if kind not in ("run", "awaken"):
-        raise BadRequest('"kind" is "run" or "awaken".')
-    raw = data.get("cards")
-    if not isinstance(raw, list):
-        raise BadRequest('"cards" is a list of cards.')
-    cards = [card_from_json(c) for c in raw]
+    data = body()
+    kind = data["kind"]
+    cards = [card_from_json(c) for c in data["cards"]]
     problems = [
         f"card {i} {problem}" for i, c in enumerate(cards, 1) if (problem := card_problem(c))
     ]
@@ -237,17 +245,15 @@ def preview() -> ResponseReturnValue:
 
 
 @bp.post("/api/board")
+@endpoint(
+    "The host gives the board to the score track, or back.", body=SHOW, answer=ANSWER, errors=ERRORS
+)
 def board() -> ResponseReturnValue:
     """Give the board's LEDs to the score track (``show``), or back to the maze."""
     need("host", "act")
     svc = _service()
-    data = _body({"show", "pause"})
-    show, pause = data.get("show"), data.get("pause", False)
-    if not isinstance(show, bool):
-        raise BadRequest('"show" is true (the score track on the board) or false (the maze).')
-    if not isinstance(pause, bool):
-        raise BadRequest('"pause" is true or false.')
-    _activate(KIND if show else MAZE, svc, pause=pause)
+    data = body()
+    _activate(KIND if data["show"] else MAZE, svc, pause=data.get("pause", False))
     return jsonify({"ok": True, "view": _view(svc)})
 
 
@@ -260,6 +266,12 @@ def _activate(kind: str, svc: LootNRunService, *, pause: bool = False) -> None:
 
 
 @bp.get("/api/record")
+@endpoint(
+    "The game as a JSON Lines record.",
+    answer=None,
+    media="application/x-ndjson",
+    errors=(403, 404, 503),
+)
 def record() -> ResponseReturnValue:
     text = _service().record()
     if text is None:
@@ -269,6 +281,7 @@ def record() -> ResponseReturnValue:
 
 
 @bp.get("/api/stream")
+@endpoint("The view, live.", answer=None, media="text/event-stream", errors=(403, 503))
 def stream() -> ResponseReturnValue:
     """The view now and after every change, as server-sent events.
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, session
+from flask import Blueprint, Response, abort, current_app, jsonify, session
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -27,6 +27,20 @@ from companion.table.seats import Seats, Table, TableOptions, check_colours
 
 from . import doors
 from .context import computer_seat, hub, service
+from .contract import (
+    ANY_OBJECT,
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    TEXT,
+    Schema,
+    array,
+    body,
+    endpoint,
+    nullable,
+    obj,
+    one_of,
+)
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
@@ -38,6 +52,58 @@ SEEKER_COMMANDS = frozenset({"resolve", "roll", "announce", "move", "play_card",
 MUMMY_COMMANDS = frozenset({"roll_mummy_die", "mummy_step", "end_mummy_move"})
 #: A comment line at least this often keeps phones and proxies from closing a stream.
 KEEPALIVE_S = 15.0
+
+# -- the contract (``contract.py``: each body checked against it, and /api/openapi.json) --
+
+#: A seat's state: the keys every seat's page reads first (the rest is the role's view).
+SEAT_STATE = obj(
+    {
+        "role": one_of("mummy", "seeker", "table"),
+        "stage": one_of("playing", "dealing"),
+        "names": array(TEXT, max_items=4),
+        "guidance": TEXT,
+    },
+    closed=False,
+)
+#: A command's answer: the new state, and on a refusal the rule's words beside it.
+COMMAND_ANSWER = obj({"state": SEAT_STATE}, {"ok": BOOLEAN, "error": TEXT})
+#: A die face by its label ("arrow") or number.
+FACE: Schema = {"anyOf": [STRING, INTEGER]}
+SEEKER_WORDS = "Move your figure on the board; the page rolls, announces and plays cards."
+MUMMY_WORDS = "The mummy rolls its die, steps and ends its move."
+SEEKER_COMMAND = obj(
+    {"cmd": one_of(*sorted(SEEKER_COMMANDS), words=SEEKER_WORDS)},
+    {"faces": nullable(array(FACE, max_items=6)), "face": FACE, "to": STRING},
+)
+MUMMY_COMMAND = obj(
+    {"cmd": one_of(*sorted(MUMMY_COMMANDS), words=MUMMY_WORDS)},
+    {"value": nullable(INTEGER), "to": STRING},
+)
+HOST_STATUS = obj(
+    {"game": ANY_OBJECT, "table": nullable(ANY_OBJECT), "board": ANY_OBJECT}, closed=False
+)
+NEW_TABLE = obj(
+    {"colours": array(STRING, max_items=8)},
+    {
+        "dice": one_of("virtual", "physical"),
+        "cards": one_of("digital", "physical"),
+        "hints": BOOLEAN,
+        "exact": BOOLEAN,
+        "treasures": BOOLEAN,
+        "computer": one_of(
+            "", "easy", "normal", "hard", words="The computer mummy plays easy, normal or hard."
+        ),
+        "aid": BOOLEAN,
+        "pace": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 5,
+            "description": "The computer mummy's pace is 0 to 5 seconds a step.",
+        },
+    },
+)
+GIVE_BOARD = obj({"game": STRING}, {"pause": BOOLEAN})
+STREAM: Schema | None = None  # server-sent events, not JSON
 #: How often a stream looks for table changes (cards entered, new codes) besides the game.
 TABLE_POLL_S = 1.0
 
@@ -65,6 +131,7 @@ def _error(exc: HTTPException) -> ResponseReturnValue:
 
 
 @bp.get("/mummy/state")
+@endpoint("The mummy's state: what the mummy may know.", answer=SEAT_STATE)
 def mummy_state() -> ResponseReturnValue:
     _, table = _need("mummy")
     seat = computer_seat()
@@ -72,11 +139,12 @@ def mummy_state() -> ResponseReturnValue:
 
 
 @bp.post("/mummy/command")
+@endpoint(
+    "The mummy rolls its die, steps, ends its move.", body=MUMMY_COMMAND, answer=COMMAND_ANSWER
+)
 def mummy_command() -> ResponseReturnValue:
     _, table = _need("mummy")
-    data = _body()
-    if data.get("cmd") not in MUMMY_COMMANDS:
-        abort(400, "The mummy rolls its die, steps and ends its move.")
+    data = body()
     seat = computer_seat()
     if seat is not None and seat.level is not None:
         abort(409, "The computer plays the mummy in this game.")
@@ -84,6 +152,7 @@ def mummy_command() -> ResponseReturnValue:
 
 
 @bp.get("/mummy/stream")
+@endpoint("The mummy's state, live (server-sent events).", answer=STREAM, media="text/event-stream")
 def mummy_stream() -> ResponseReturnValue:
     _need("mummy")
     seat = computer_seat()
@@ -99,17 +168,17 @@ def _aid(seat: Any, table: Table) -> Payload | None:
 
 
 @bp.get("/seeker/state")
+@endpoint("A seeker's state: their cards and what they may know.", answer=SEAT_STATE)
 def seeker_state() -> ResponseReturnValue:
     seat, table = _need("seeker")
     return jsonify(seeker_payload(service().published, table, _index(seat)))
 
 
 @bp.post("/seeker/command")
+@endpoint("A seeker rolls, announces, plays a card.", body=SEEKER_COMMAND, answer=COMMAND_ANSWER)
 def seeker_command() -> ResponseReturnValue:
     seat, table = _need("seeker")
-    data = _body()
-    if data.get("cmd") not in SEEKER_COMMANDS:
-        abort(400, "Move your figure on the board; the page rolls, announces and plays cards.")
+    data = body()
     if table.dealing:
         abort(400, "Enter your mission cards first: the game starts when every seeker has.")
     index = _index(seat)
@@ -117,12 +186,15 @@ def seeker_command() -> ResponseReturnValue:
 
 
 @bp.post("/seeker/cards")
+@endpoint(
+    "Physical mission cards: the treasure cells of the cards this seeker drew.",
+    body=obj({"cards": array(STRING, max_items=12)}),
+    answer=obj({"ok": BOOLEAN, "state": SEAT_STATE}),
+)
 def seeker_cards() -> ResponseReturnValue:
     """Physical mission cards: the cards this seeker drew; the last one starts the game."""
     seat, table = _need("seeker")
-    cards = _body().get("cards")
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        abort(400, "Send the cards as a list of treasure cells.")
+    cards: list[str] = body()["cards"]
     store = seats()
     svc = service()
     with store.lock:
@@ -146,6 +218,7 @@ def seeker_cards() -> ResponseReturnValue:
 
 
 @bp.get("/seeker/stream")
+@endpoint("A seeker's state, live (server-sent events).", answer=STREAM, media="text/event-stream")
 def seeker_stream() -> ResponseReturnValue:
     seat, _ = _need("seeker")
     index = _index(seat)
@@ -156,12 +229,14 @@ def seeker_stream() -> ResponseReturnValue:
 
 
 @bp.get("/table/state")
+@endpoint("The table screen's state: the board, whose turn, the dice.", answer=SEAT_STATE)
 def table_state() -> ResponseReturnValue:
     _, table = _need("table")
     return jsonify(table_payload(service().published, table))
 
 
 @bp.get("/table/stream")
+@endpoint("The table's state, live (server-sent events).", answer=STREAM, media="text/event-stream")
 def table_stream() -> ResponseReturnValue:
     _need("table")
     return _live(lambda p, t: table_payload(p, t), "table")
@@ -176,12 +251,13 @@ def _need_host() -> Seats:
 
 
 @bp.post("/host/game")
+@endpoint("The host sets up a game.", body=NEW_TABLE, answer=HOST_STATUS)
 def host_game() -> ResponseReturnValue:
     """Set up a game; the same colours keep the seats (phones stay joined)."""
     store = _need_host()
-    data = _body()
+    data = body()
     try:
-        colours = check_colours([str(c) for c in data.get("colours", [])])
+        colours = check_colours(data["colours"])
         options = TableOptions.from_json(data)
     except ValueError as exc:
         abort(400, str(exc))
@@ -216,9 +292,11 @@ def seat_computer(seat: Any, options: TableOptions) -> None:
 
 
 @bp.post("/host/codes")
+@endpoint("New codes for every seat.", body=obj(), answer=HOST_STATUS)
 def host_codes() -> ResponseReturnValue:
     """New codes for every seat: every phone must join again."""
     store = _need_host()
+    body()
     with store.lock:
         if store.table is None:
             abort(400, "Set up a game first.")
@@ -229,9 +307,11 @@ def host_codes() -> ResponseReturnValue:
 
 
 @bp.post("/host/undo")
+@endpoint("Take back the last action.", body=obj(), answer=obj({"undone": BOOLEAN}, closed=False))
 def host_undo() -> ResponseReturnValue:
     """Take back the last accepted action (a mistap, a figure read wrongly)."""
     store = _need_host()
+    body()
     if store.table is not None and store.table.dealing:
         abort(400, "Nothing to undo: the seekers are entering their cards.")
     try:
@@ -242,29 +322,36 @@ def host_undo() -> ResponseReturnValue:
 
 
 @bp.post("/host/board")
+@endpoint(
+    "Give the board to another game.", body=GIVE_BOARD, answer=HOST_STATUS, errors=(400, 403, 409)
+)
 def host_board() -> ResponseReturnValue:
     """Give the board to another game (``{"game": "crypt", "pause": true}``): a running
     maze game is paused by it, so ``pause`` must say the host means it; giving the
     board back to the maze resumes the game in restore mode."""
     _need_host()
-    data = _body()
-    game, pause = data.get("game"), data.get("pause", False)
-    if not isinstance(game, str) or not isinstance(pause, bool):
-        abort(400, 'Send {"game": "mummy" | "lootnrun" | "crypt", "pause": true | false}.')
+    data = body()
     try:
-        doors.give_board(game, pause=pause)
+        doors.give_board(data["game"], pause=data.get("pause", False))
     except doors.BoardRefused as exc:
         abort(409, str(exc))
     return jsonify(host_status())
 
 
 @bp.get("/host/status")
+@endpoint("What the host page shows: seats, codes, who joined, the game.", answer=HOST_STATUS)
 def host_state() -> ResponseReturnValue:
     _need_host()
     return jsonify(host_status())
 
 
 @bp.get("/host/journal/<int:game_id>")
+@endpoint(
+    "A game's record from the journal (JSON Lines), with any commands set aside.",
+    answer=None,
+    media="application/jsonl",
+    errors=(403, 404),
+)
 def host_journal_export(game_id: int) -> ResponseReturnValue:
     """A game's record from the journal (JSON Lines), with any commands set aside."""
     _need_host()
@@ -336,13 +423,6 @@ def seat_name(seat: str, names: list[str]) -> str:
 
 
 # -- helpers -----------------------------------------------------------------------------
-
-
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        abort(400, "Send a JSON object.")
-    return data
 
 
 def _index(seat: str) -> int:

@@ -11,10 +11,14 @@ from companion.games.mummy.views import maze_view
 from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
+from .contract import ANY_OBJECT, INTEGER, array, body, endpoint, obj
 from .doors import is_host, need, seats
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
+
+#: The magnets on the simulated board, by position number.
+MAGNETS = obj({"magnets": array(INTEGER, max_items=1000)})
 
 
 @bp.before_request
@@ -36,6 +40,13 @@ def page() -> ResponseReturnValue:
 
 
 @bp.get("/api/board")
+@endpoint(
+    "The simulated board: its geometry, the maze, magnets, LEDs and the game.",
+    answer=obj(
+        {"board": ANY_OBJECT, "maze": ANY_OBJECT, "magnets": array(INTEGER, max_items=1000)},
+        closed=False,
+    ),
+)
 def board() -> ResponseReturnValue:
     app = appliance()
     config = app.config
@@ -58,6 +69,7 @@ def board() -> ResponseReturnValue:
 
 
 @bp.get("/api/stream")
+@endpoint("The board as the game judges it, live.", answer=None, media="text/event-stream")
 def stream() -> ResponseReturnValue:
     """Live table summary for the simulator (mock mode only: it shows every figure)."""
     svc = service()
@@ -79,12 +91,16 @@ def stream() -> ResponseReturnValue:
 
 
 @bp.post("/api/toggle")
+@endpoint(
+    "Lift the figure from a position, or put one down on it.",
+    body=obj({"position": INTEGER}),
+    answer=MAGNETS,
+)
 def toggle() -> ResponseReturnValue:
     """Lift the figure from a position, or put one down on it."""
-    data: dict[str, Any] = request.get_json(silent=True) or {}
-    position = data.get("position")
+    position: int = body()["position"]
     board = appliance().mock_board
-    if not isinstance(position, int) or not 0 <= position < appliance().config.positions:
+    if not 0 <= position < appliance().config.positions:
         abort(400, "position must be a board position number")
     if position in board.occupied:
         board.lift(position)
