@@ -34,6 +34,9 @@ EXPECTED = {
     "service.idle_cpu_animating": False,
     "service.rss_after_game": True,
     "web.bytes.sim": False,
+    "streams.soak_rss_growth": True,
+    "streams.message_bytes": False,
+    "streams.dropped_worst_page": True,
 }
 
 

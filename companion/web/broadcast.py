@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 #: What to send now ("" for nothing) and whether the stream stays open afterwards.
 Step = Callable[[], tuple[str, bool]]
 
-#: How often every stream is asked for news (seconds).
-TICK_S = 0.1
+#: How often every stream is asked for news besides a publish (``wake``): seat changes.
+TICK_S = 0.25
 #: A comment at least this often, so that a silent phone is found out and proxies stay.
 KEEPALIVE_S = 5.0
 #: Seconds an unacknowledged write may wait before the kernel drops the connection.
@@ -69,49 +69,48 @@ class Broadcaster:
         self._lock = threading.Lock()
         self._new: list[_Stream] = []
         self._thread: threading.Thread | None = None
-        self._closed = False
-        self.count = 0  # streams being served (for the bench and the host)
+        self._wake_in, self._wake_out = socket.socketpair()
+        self._wake_in.setblocking(False)
+        self._wake_out.setblocking(False)
+        self.count = 0  # streams being served (for the tests)
 
     def add(self, sock: socket.socket, step: Step) -> None:
         """Serve ``step`` on ``sock`` from now on (the head is sent first)."""
         sock.setblocking(False)
         _tune(sock)
-        stream = _Stream(sock, step, bytearray(HEAD))
         with self._lock:
-            if self._closed:
-                sock.close()
-                return
-            self._new.append(stream)
+            self._new.append(_Stream(sock, step, bytearray(HEAD)))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
                 self._thread.start()
+        self.wake()
 
-    def close(self) -> None:
-        """End every stream (at shutdown) and wait for the loop."""
-        with self._lock:
-            self._closed = True
-            thread = self._thread
-        if thread is not None:
-            thread.join(timeout=5)
+    def wake(self) -> None:
+        """Ask every stream now (a game published): cheap, never blocks."""
+        with contextlib.suppress(OSError):
+            self._wake_in.send(b"!")
 
     def _run(self) -> None:
         selector = selectors.DefaultSelector()
+        selector.register(self._wake_out, selectors.EVENT_READ, None)
         streams: dict[socket.socket, _Stream] = {}
         idle_since = time.monotonic()
         try:
             while True:
                 with self._lock:
-                    closed, new, self._new = self._closed, self._new, []
+                    new, self._new = self._new, []
                     if not streams and not new and time.monotonic() - idle_since > IDLE_EXIT_S:
                         self._thread = None
                         return
                 for stream in new:
                     streams[stream.sock] = stream
                     selector.register(stream.sock, selectors.EVENT_READ, stream)
-                if closed:
-                    return
-                for key, _ in selector.select(self.tick if streams else 0.5):
-                    _read(key.data)
+                for key, _ in selector.select(self.tick):
+                    if key.data is None:
+                        with contextlib.suppress(OSError):
+                            self._wake_out.recv(4096)
+                    else:
+                        _read(key.data)
                 now = time.monotonic()
                 for stream in list(streams.values()):
                     if stream.open:
@@ -201,6 +200,19 @@ def _drop(stream: _Stream) -> None:
 # -- from a WSGI request -----------------------------------------------------------------
 
 
+class _QuietHandOver(logging.Filter):
+    """Waitress reports a handed-over stream as a client that left: it did not."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (
+            message.startswith("Client disconnected while serving") and message.endswith("/stream")
+        )
+
+
+_QUIET = _QuietHandOver()
+
+
 def hand_off(environ: dict[str, Any]) -> socket.socket | None:
     """Take the request's connection from waitress, or None under another server.
 
@@ -215,6 +227,9 @@ def hand_off(environ: dict[str, Any]) -> socket.socket | None:
     if channel is None or not isinstance(sock, socket.socket) or not channel.connected:
         return None
     mine = sock.dup()
+    logger = getattr(channel, "logger", None)
+    if isinstance(logger, logging.Logger) and _QUIET not in logger.filters:
+        logger.addFilter(_QUIET)
     channel.handle_close()
     return mine
 

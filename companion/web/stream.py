@@ -9,6 +9,7 @@ the list of cards) out of every message but the first.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -17,14 +18,26 @@ from flask import Response, current_app, request
 from companion.service.mummy_service import Service
 
 from .broadcast import Broadcaster, Step, as_generator, hand_off
+from .context import hub
 
 #: The parts of a payload sent only when they differ from what this stream last sent.
 STATIC_PARTS = (("view", "maze"), ("maze",), ("cards",))
 
 
+_MAKING = threading.Lock()
+
+
 def broadcaster() -> Broadcaster:
-    """The app's one stream thread (made on first use)."""
-    made: Broadcaster = current_app.extensions.setdefault("companion.broadcaster", Broadcaster())
+    """The app's one stream thread (made on first use), woken by every game's publish."""
+    with _MAKING:
+        made: Broadcaster | None = current_app.extensions.get("companion.broadcaster")
+        if made is None:
+            made = current_app.extensions["companion.broadcaster"] = Broadcaster()
+            games = hub()
+            services = list(games.services.values()) if games is not None else []
+            services.append(current_app.extensions["companion.service"])
+            for svc in {id(s): s for s in services}.values():  # each game once
+                svc.on_publish(made.wake)
     return made
 
 
