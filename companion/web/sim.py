@@ -11,7 +11,7 @@ from companion.games.mummy.views import maze_view
 from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
-from .doors import is_host, need, seats
+from .doors import is_host, keeper, need, seats
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
@@ -75,7 +75,7 @@ def stream() -> ResponseReturnValue:
             "message": judgement.message,
         }
 
-    return event_stream(svc, make, since)
+    return event_stream(svc, make, since, keeper("sim"))
 
 
 @bp.post("/api/toggle")

@@ -85,13 +85,19 @@ class Once:
         return out
 
 
-def event_stream(service: Service, make: Callable[[Any], dict[str, Any]], start: int) -> Response:
-    """Send ``make(published)`` now and after every newer published version."""
+def event_stream(
+    service: Service,
+    make: Callable[[Any], dict[str, Any]],
+    start: int,
+    still_open: Callable[[], bool],
+) -> Response:
+    """Send ``make(published)`` now and after every newer published version, while
+    ``still_open()`` (the device may still look)."""
     version = -1 if start < 0 else start
 
     def step() -> tuple[str, bool]:
         nonlocal version
-        if service.closing:
+        if service.closing or not still_open():
             return "", False
         published = service.published
         if published.version <= version:
