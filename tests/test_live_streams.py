@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -117,3 +118,29 @@ def test_a_stream_ends_when_its_seat_is_taken_over(live):
         assert sock.recv(4096) == b""  # and the server closes the connection
     finally:
         sock.close()
+
+
+def test_a_phone_that_stops_reading_is_dropped_not_buffered():
+    """A phone asleep on its stream: unsent bytes stay under the bound, then it is let go."""
+    from companion.web.broadcast import MAX_PENDING, Broadcaster
+
+    server_end, phone = socket.socketpair()
+    phone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    news = "data: " + "x" * 30_000 + "\n\n"
+    broadcaster = Broadcaster()
+    broadcaster.add(server_end, lambda: (news, True))
+    try:
+        assert _until(lambda: broadcaster.count == 1)
+        for _ in range(200):
+            if broadcaster.count == 0:
+                break
+            broadcaster.wake()
+            time.sleep(0.02)
+        assert broadcaster.count == 0
+        phone.settimeout(2)
+        received = 0
+        while chunk := phone.recv(65536):
+            received += len(chunk)
+        assert received < 10 * MAX_PENDING  # what the kernel held, not an endless buffer
+    finally:
+        phone.close()
