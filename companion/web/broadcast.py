@@ -115,6 +115,8 @@ class Broadcaster:
                 for stream in list(streams.values()):
                     if stream.open:
                         self._advance(stream, now)
+                    elif now - stream.quiet_since > self.keepalive:
+                        stream.pending.clear()  # its last words went unread: let it go
                     _send(stream)
                     if (not stream.open and not stream.pending) or stream.sock.fileno() < 0:
                         selector.unregister(stream.sock)
