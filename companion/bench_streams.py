@@ -6,10 +6,11 @@ and read the server from outside: its RSS and threads in ``/proc``, the time a p
 takes.
 
 - soak: 12 phones on their streams (the mummy, the table, four seekers, the watching
-  seat on Loot N Run and the crypt, some seats on two phones) while the host lifts or
-  places a figure every second; RSS after the first minute against RSS at the end
-  (10 minutes; ``--quick``: 12 s, the first 4 s left out), and the bytes of the stream
-  messages after each stream's first;
+  seat on Loot N Run and the crypt, some seats on two phones) while the bots play maze
+  games at a command a second (figures moved on the simulated board; a server of
+  ``companion run``'s shape in a process of its own, ``--server``); RSS after the
+  first minute against RSS at the end (10 minutes; ``--quick``: 12 s, the first 4 s
+  left out), and the bytes of the stream messages after each stream's first;
 - dropped: 40 phones open their streams and vanish at once (their sockets reset);
   the slowest of ``/healthz`` and a page in the seconds after.
 """
@@ -18,10 +19,13 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import os
 import re
 import selectors
 import socket
 import struct
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -201,7 +205,7 @@ def bench_streams(quick: bool, run_companion: Callable[[str], tuple[Any, int, fl
     figures: list[Figure] = []
     soak_s, settle_s = (12.0, 4.0) if quick else (600.0, 60.0)
     with tempfile.TemporaryDirectory() as directory:
-        proc, port, _ = run_companion(directory)
+        proc, port = _playing_server(directory)
         try:
             site = _Site(port)
             socks = [site.open_stream(seat, path) for seat, path in PHONES]
@@ -210,8 +214,10 @@ def bench_streams(quick: bool, run_companion: Callable[[str], tuple[Any, int, fl
             started = time.monotonic()
             flips = 0
             try:
+                assert proc.stdin is not None
+                proc.stdin.write("play\n")  # the bots play, a command a second
+                proc.stdin.flush()
                 while time.monotonic() - started < soak_s:
-                    site.toggle(site.magnets[0])
                     flips += 1
                     rss.append((time.monotonic() - started, _rss_mb(proc.pid)))
                     time.sleep(max(0.0, started + flips - time.monotonic()))
@@ -226,7 +232,7 @@ def bench_streams(quick: bool, run_companion: Callable[[str], tuple[Any, int, fl
         finally:
             proc.terminate()
             proc.wait(timeout=15)
-    soak_note = f"12 phones, a figure lifted or placed every second, {soak_s:g} s"
+    soak_note = f"12 phones, the bots play a command a second, {soak_s:g} s"
     figures += [
         Figure(
             "streams.soak_rss_growth",
@@ -290,3 +296,48 @@ def _dropped(run_companion: Callable[[str], tuple[Any, int, float]], quick: bool
             f"streams dropped at once ({streaming} had their stream open; calm: {calm:.1f} ms)",
         )
     ]
+
+
+def _playing_server(state_dir: str) -> tuple[subprocess.Popen[str], int]:
+    """``python -m companion.bench_streams --server``: its process and port."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.bench_streams", "--server", state_dir],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if not line.startswith("port "):
+        proc.kill()
+        raise RuntimeError("the playing server did not start")
+    return proc, int(line.split()[1])
+
+
+def _serve_and_play(state_dir: str) -> None:
+    """The mock appliance behind waitress as ``companion run`` serves it; on "play"
+    the bots play maze games with the table's colours, a command a second."""
+    import waitress
+
+    from companion.board.config import default_config
+    from companion.mazes import load_maze
+    from companion.service.appliance import build
+    from companion.service.autoplay import play_game
+    from companion.web import create_app
+
+    maze, text = load_maze(None)
+    app = build(default_config(), maze, text, state_dir=Path(state_dir), mock=True)
+    web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
+    server = waitress.create_server(web, host="127.0.0.1", port=0, threads=32)
+    threading.Thread(target=server.run, daemon=True).start()
+    print(f"port {server.effective_port}", flush=True)
+    if sys.stdin.readline().strip() != "play":
+        return
+    colours = list(web.extensions["companion.seats"].table.colours)
+    while True:
+        play_game(app, colours, pace=lambda: time.sleep(1.0))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--server":
+        _serve_and_play(sys.argv[2])
