@@ -13,7 +13,9 @@ and printed beside what it is compared with, measured in the same run:
 - serial link (when the firmware link is installed): an LED frame to the simulated
   Pico over a pty, and a press to its event;
 - service: idle CPU, RSS after a complete game, start-up to the first page;
-- web: bytes of each page with everything it loads.
+- web: bytes of each page with everything it loads;
+- streams: RSS over a soak of 12 phones on their live streams, and the slowest page
+  while 40 phones drop off at once (``bench_streams.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.bench_streams import TARGETS as STREAM_TARGETS
+from companion.bench_streams import bench_streams
 from companion.games.mummy.maze import DIRECTIONS
 
 #: Targets from the issue, printed with the figures.
@@ -47,6 +51,7 @@ TARGETS = {
     "mummy.think_p99.easy": "within 200 ms",
     "mummy.think_p99.normal": "within 200 ms",
     "mummy.think_p99.hard": "within 200 ms",
+    **STREAM_TARGETS,
 }
 
 
@@ -811,6 +816,7 @@ SECTIONS: dict[str, Callable[[bool], list[Figure]]] = {
     "serial": bench_serial,
     "service": bench_service,
     "web": bench_web,
+    "streams": lambda quick: bench_streams(quick, _run_companion),
 }
 
 

@@ -203,6 +203,7 @@ def test_the_deduction_aid_on_the_mummys_page(server: Server, browser: Any) -> N
     host.get_by_label(re.compile("Deduction aid")).check()
     host.get_by_role("button", name="Start a new game").click()
     expect(host.locator("#seats li")).to_have_count(4)  # with the watching seat
+    expect(host.locator('#seats li[data-seat="mummy"] .code')).to_have_count(1)  # a person's
     codes = {
         li.get_attribute("data-seat"): li.locator(".code").inner_text()
         for li in host.locator("#seats li").all()

@@ -33,8 +33,14 @@ def put_board_right(app: Appliance) -> None:
     wait_until(lambda: app.service.published.judgement.matches)
 
 
-def play_game(app: Appliance, colours: list[str], max_commands: int = 5000) -> int:
-    """Play one complete game on the simulated board; returns the figure moves made."""
+def play_game(
+    app: Appliance,
+    colours: list[str],
+    max_commands: int = 5000,
+    pace: Callable[[], None] | None = None,
+) -> int:
+    """Play one complete game on the simulated board; returns the figure moves made.
+    ``pace`` is called after every command (a soak plays one a second)."""
     service, board = app.service, app.mock_board
     assert board is not None
     service.new_game(colours)
@@ -75,4 +81,6 @@ def play_game(app: Appliance, colours: list[str], max_commands: int = 5000) -> i
             else:
                 events = service.submit(f"seeker{state.seeker}", command)
         mummy_bot.observe(visible_events(events, "mummy"))
+        if pace is not None:
+            pace()
     raise TimeoutError("the game did not end")

@@ -35,19 +35,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from flask import (
     Blueprint,
     Flask,
-    Response,
     abort,
     jsonify,
     render_template,
     request,
-    stream_with_context,
 )
+from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 
 from companion.games.crypt.commands import COMMAND_TYPES, parse_command
@@ -70,12 +68,12 @@ from .contract import (
     obj,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
+from .stream import respond
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
 
-#: Seconds between checks of the board's owner on an idle stream, and a keepalive.
+#: Seconds between checks of the board's owner on an idle stream (without the broadcaster).
 STREAM_POLL_S = 2.0
-KEEPALIVE_S = 15.0
 #: The contract (``contract.py``): the bodies checked against it, and /api/openapi.json.
 ERRORS = (400, 403, 409, 503)
 VIEW = obj(
@@ -298,24 +296,24 @@ def stream() -> ResponseReturnValue:
     games = hub()
     start = request.headers.get("Last-Event-ID", "")
     version = int(start) if start.isdigit() else -1
-
+    owner = games.active
+    fresh = True
     still_open = keeper("crypt")
+    context = request_ctx.copy()  # the view asks who looks (the host sees the board's buttons)
 
-    def generate() -> Iterator[str]:
-        nonlocal version
-        owner = games.active
-        idle = 0.0
+    def step() -> tuple[str, bool]:
+        nonlocal version, owner, fresh
+        if service.closing or not still_open():
+            return "", False
         published = service.published
-        while not service.closing and still_open():
-            if published.version != version or games.active != owner:
-                version, owner, idle = published.version, games.active, 0.0
-                view = _view(published)
-                yield f"id: {version}\ndata: {json.dumps(view)}\n\n"
-            elif idle >= KEEPALIVE_S:
-                idle = 0.0
-                yield ": keepalive\n\n"
-            published = service.wait_for_change(version, STREAM_POLL_S)
-            idle += STREAM_POLL_S
+        if published.version == version and games.active == owner and not fresh:
+            return "", True
+        version, owner, fresh = published.version, games.active, False
+        with context:
+            view = _view(published)
+        return f"id: {version}\ndata: {json.dumps(view)}\n\n", True
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
+    def wait(seconds: float) -> None:
+        service.wait_for_change(version, min(seconds, STREAM_POLL_S))
+
+    return respond(step, wait)

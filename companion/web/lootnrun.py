@@ -32,17 +32,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
     Blueprint,
     Flask,
     Response,
+    current_app,
     jsonify,
     render_template,
     request,
-    stream_with_context,
 )
 from flask.typing import ResponseReturnValue
 
@@ -70,7 +70,7 @@ from .contract import (
     one_of,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
-from .stream import KEEPALIVE_S
+from .stream import respond
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
 
@@ -293,32 +293,24 @@ def stream() -> ResponseReturnValue:
     maze = service()
     make = _view_maker(svc, hub())
     still_open = keeper("lootnrun")
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    version = -1
 
-    def closing() -> bool:
-        return svc.closing or bool(getattr(maze, "closing", False)) or not still_open()
-
-    def generate() -> Iterator[str]:
-        yield "retry: 2000\n\n"
+    def step() -> tuple[str, bool]:
+        nonlocal version
+        if svc.closing or bool(getattr(maze, "closing", False)) or not still_open():
+            return "", False
         published = svc.published
+        if published.version == version:
+            return "", True
         version = published.version
-        yield _event(version, make(published))
-        idle = 0.0
-        while not closing():
-            published = svc.wait_for_change(version, POLL_S)
-            if closing():
-                return
-            if published.version == version:
-                idle += POLL_S
-                if idle >= KEEPALIVE_S:
-                    idle = 0.0
-                    yield ": keepalive\n\n"
-                continue
-            idle = 0.0
-            version = published.version
-            yield _event(version, make(published))
+        with app.app_context():
+            return _event(version, make(published)), True
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(generate()), mimetype="text/event-stream", headers=headers)
+    def wait(seconds: float) -> None:
+        svc.wait_for_change(version, min(seconds, POLL_S))
+
+    return respond(step, wait, retry=True)
 
 
 def _view_maker(svc: LootNRunService, games: Any) -> Callable[[Published], dict[str, Any]]:

@@ -8,8 +8,7 @@ record's JSON (``{"cmd": "roll"}``); rule errors come back as 400 with the messa
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, session
@@ -42,6 +41,7 @@ from .contract import (
     one_of,
 )
 from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
+from .stream import Once, event, respond
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
 
@@ -50,9 +50,6 @@ bp = Blueprint("play_api", __name__, url_prefix="/api")
 #: cannot see (the service refuses any other move from a page).
 SEEKER_COMMANDS = frozenset({"resolve", "roll", "announce", "move", "play_card", "end_turn"})
 MUMMY_COMMANDS = frozenset({"roll_mummy_die", "mummy_step", "end_mummy_move"})
-#: A comment line at least this often keeps phones and proxies from closing a stream.
-KEEPALIVE_S = 15.0
-
 # -- the contract (``contract.py``: each body checked against it, and /api/openapi.json) --
 
 #: A seat's state: the keys every seat's page reads first (the rest is the role's view).
@@ -515,36 +512,36 @@ def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
 
     Unlike a stream per published version, nothing here tells how often the service
     published (a board sensor change publishes too): the mummy must not be able to
-    count a seeker's steps from the stream's rhythm.
+    count a seeker's steps from the stream's rhythm.  The maze goes in the first
+    message only (``Once``).
     """
     svc = service()
     store = seats()
     cookie = dict(session.get("seat") or {})
+    once = Once()
+    last = ""
+    seen = (-1, -1)
 
-    def generate() -> Iterator[str]:
-        last = ""
-        seen = (-1, -1)
-        keepalive_at = time.monotonic() + KEEPALIVE_S
-        while not svc.closing:
-            published = svc.published
-            now_seen = (published.version, store.serial)
-            if now_seen != seen:
-                seen = now_seen
-                table = store.table
-                if store.seat_of(cookie) != seat or table is None:
-                    yield 'data: {"stale": true}\n\n'
-                    return
-                text = json.dumps(make(published, table))
-                if text != last:
-                    last = text
-                    keepalive_at = time.monotonic() + KEEPALIVE_S
-                    yield f"data: {text}\n\n"
-            now = time.monotonic()
-            if now >= keepalive_at:
-                keepalive_at = now + KEEPALIVE_S
-                yield ": keepalive\n\n"
-            wait = min(TABLE_POLL_S, max(0.0, keepalive_at - time.monotonic()))
-            svc.wait_for_change(seen[0], wait)
+    def step() -> tuple[str, bool]:
+        nonlocal last, seen
+        if svc.closing:
+            return "", False
+        published = svc.published
+        now_seen = (published.version, store.serial)
+        if now_seen == seen:
+            return "", True
+        seen = now_seen
+        table = store.table
+        if store.seat_of(cookie) != seat or table is None:
+            return 'data: {"stale": true}\n\n', False
+        payload = make(published, table)
+        text = json.dumps(payload)
+        if text == last:
+            return "", True
+        last = text
+        return event(once.slim(payload)), True
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(generate(), mimetype="text/event-stream", headers=headers)
+    def wait(seconds: float) -> None:
+        svc.wait_for_change(seen[0], min(seconds, TABLE_POLL_S))
+
+    return respond(step, wait)

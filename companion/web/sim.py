@@ -12,7 +12,7 @@ from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
 from .contract import ANY_OBJECT, INTEGER, array, body, endpoint, obj
-from .doors import is_host, need, seats
+from .doors import is_host, keeper, need, seats
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
@@ -87,7 +87,7 @@ def stream() -> ResponseReturnValue:
             "message": judgement.message,
         }
 
-    return event_stream(svc, make, since)
+    return event_stream(svc, make, since, keeper("sim"))
 
 
 @bp.post("/api/toggle")

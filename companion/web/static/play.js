@@ -39,6 +39,17 @@ async function post(url, body) {
   return data;
 }
 
+// Put back the parts a stream sends once (the server leaves out what did not change).
+function keep(kept, data) {
+  const parts = [[data.view, "view.maze", "maze"]];
+  if (data.stage === "dealing") parts.push([data, "maze", "maze"], [data, "cards", "cards"]);
+  for (const [holder, slot, key] of parts) {
+    if (!holder) continue;
+    if (key in holder) kept[slot] = holder[key];
+    else if (slot in kept) holder[key] = kept[slot];
+  }
+}
+
 // Render the seat's state now and after every change the server pushes.
 function live(role, render) {
   const link = $("link");
@@ -49,9 +60,11 @@ function live(role, render) {
   };
   const source = new EventSource(`/api/${role}/stream`);
   source.onopen = () => setLink(true);
+  const kept = {};  // the maze and the card list come in the first message only
   source.onmessage = ev => {
     const data = JSON.parse(ev.data);
     if (data.stale) { source.close(); location.reload(); return; }
+    keep(kept, data);
     setLink(true);
     render(data);
   };

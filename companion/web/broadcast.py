@@ -1,0 +1,254 @@
+"""Live streams without a server thread per phone: one small selector loop sends them all.
+
+A stream's view checks the seat as any request does, then hands its connection over
+(``hand_off``): waitress forgets the socket, and the ``Broadcaster`` thread writes the
+server-sent events on it from then on.  Each stream is a ``Step``: called a few times a
+second, it says what to send now (often nothing) and whether the stream stays open (the
+seat still valid, the service not closing).  Waitress would keep every byte of a long
+response in its buffers and hold a worker thread per phone; here a phone costs a socket
+and at most ``MAX_PENDING`` unsent bytes.  A phone that vanishes is dropped within a few
+seconds: its close is read at once, and on a silent drop the kernel gives up on the
+unacknowledged keepalive (``TCP_USER_TIMEOUT``) or the pending bytes pass their bound.
+
+Without waitress (Flask's test client) the same ``Step`` runs as a plain generator.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: What to send now ("" for nothing) and whether the stream stays open afterwards.
+Step = Callable[[], tuple[str, bool]]
+
+#: How often every stream is asked for news besides a publish (``wake``): seat changes.
+TICK_S = 0.25
+#: A comment at least this often, so that a silent phone is found out and proxies stay.
+KEEPALIVE_S = 5.0
+#: Seconds an unacknowledged write may wait before the kernel drops the connection.
+DEAD_PEER_S = 5.0
+#: Unsent bytes a phone may hold; a phone further behind is dropped (it reconnects).
+MAX_PENDING = 64 * 1024
+#: The loop ends after this long without any stream (it starts again with the next one).
+IDLE_EXIT_S = 5.0
+#: The response head: the body runs until the connection closes.
+HEAD = (
+    b"HTTP/1.1 200 OK\r\n"
+    b"Content-Type: text/event-stream; charset=utf-8\r\n"
+    b"Cache-Control: no-cache\r\n"
+    b"X-Accel-Buffering: no\r\n"
+    b"Connection: close\r\n\r\n"
+    b"retry: 2000\n\n"
+)
+
+
+@dataclass
+class _Stream:
+    sock: socket.socket
+    step: Step
+    pending: bytearray = field(default_factory=bytearray)
+    quiet_since: float = field(default_factory=time.monotonic)
+    open: bool = True
+
+
+class Broadcaster:
+    """One thread, one selector: every handed-over stream's events and keepalives."""
+
+    def __init__(self, *, tick: float = TICK_S, keepalive: float = KEEPALIVE_S) -> None:
+        self.tick = tick
+        self.keepalive = keepalive
+        self._lock = threading.Lock()
+        self._new: list[_Stream] = []
+        self._thread: threading.Thread | None = None
+        self._wake_in, self._wake_out = socket.socketpair()
+        self._wake_in.setblocking(False)
+        self._wake_out.setblocking(False)
+        self.count = 0  # streams being served (for the tests)
+
+    def add(self, sock: socket.socket, step: Step) -> None:
+        """Serve ``step`` on ``sock`` from now on (the head is sent first)."""
+        sock.setblocking(False)
+        _tune(sock)
+        with self._lock:
+            self._new.append(_Stream(sock, step, bytearray(HEAD)))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
+                self._thread.start()
+        self.wake()
+
+    def wake(self) -> None:
+        """Ask every stream now (a game published): cheap, never blocks."""
+        with contextlib.suppress(OSError):
+            self._wake_in.send(b"!")
+
+    def _run(self) -> None:
+        selector = selectors.DefaultSelector()
+        selector.register(self._wake_out, selectors.EVENT_READ, None)
+        streams: dict[socket.socket, _Stream] = {}
+        idle_since = time.monotonic()
+        try:
+            while True:
+                with self._lock:
+                    new, self._new = self._new, []
+                    if not streams and not new and time.monotonic() - idle_since > IDLE_EXIT_S:
+                        self._thread = None
+                        return
+                for stream in new:
+                    streams[stream.sock] = stream
+                    selector.register(stream.sock, selectors.EVENT_READ, stream)
+                for key, _ in selector.select(self.tick):
+                    if key.data is None:
+                        with contextlib.suppress(OSError):
+                            self._wake_out.recv(4096)
+                    else:
+                        _read(key.data)
+                now = time.monotonic()
+                for stream in list(streams.values()):
+                    if stream.open:
+                        self._advance(stream, now)
+                    elif now - stream.quiet_since > self.keepalive:
+                        stream.pending.clear()  # its last words went unread: let it go
+                    _send(stream)
+                    if (not stream.open and not stream.pending) or stream.sock.fileno() < 0:
+                        selector.unregister(stream.sock)
+                        del streams[stream.sock]
+                        stream.sock.close()
+                self.count = len(streams)
+                if streams:
+                    idle_since = now
+        finally:
+            for stream in streams.values():
+                with contextlib.suppress(OSError):
+                    stream.sock.close()
+            selector.close()
+            self.count = 0
+
+    def _advance(self, stream: _Stream, now: float) -> None:
+        try:
+            text, stream.open = stream.step()
+        except Exception:  # a bug in one page's view must not end every stream
+            log.exception("a live stream failed: closing it")
+            stream.open, text = False, ""
+        if not text and now - stream.quiet_since >= self.keepalive:
+            text = ": keepalive\n\n"
+        if text:
+            stream.pending += text.encode()
+            stream.quiet_since = now
+        if len(stream.pending) > MAX_PENDING:
+            log.info("a phone fell %d bytes behind its stream: dropped", len(stream.pending))
+            stream.pending.clear()
+            stream.open = False
+            _drop(stream)
+
+
+def _tune(sock: socket.socket) -> None:
+    """Notice a phone that vanished without a word within a few seconds."""
+    options = (
+        (socket.SOL_SOCKET, getattr(socket, "SO_KEEPALIVE", None), 1),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPIDLE", None), 2),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPINTVL", None), 1),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_KEEPCNT", None), 3),
+        (socket.IPPROTO_TCP, getattr(socket, "TCP_USER_TIMEOUT", None), int(DEAD_PEER_S * 1000)),
+    )
+    for level, name, value in options:
+        if name is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(level, name, value)
+
+
+def _read(stream: _Stream) -> None:
+    """A phone sends nothing on its stream: data is dropped, the end of it ends the stream."""
+    try:
+        data = stream.sock.recv(4096)
+    except (BlockingIOError, InterruptedError):
+        return
+    except OSError:
+        data = b""
+    if not data:
+        stream.open = False
+        stream.pending.clear()
+        _drop(stream)
+
+
+def _send(stream: _Stream) -> None:
+    if not stream.pending or stream.sock.fileno() < 0:
+        return
+    try:
+        sent = stream.sock.send(stream.pending)
+    except (BlockingIOError, InterruptedError):
+        return
+    except OSError:
+        stream.open = False
+        stream.pending.clear()
+        _drop(stream)
+        return
+    del stream.pending[:sent]
+
+
+def _drop(stream: _Stream) -> None:
+    with contextlib.suppress(OSError):
+        stream.sock.shutdown(socket.SHUT_RDWR)
+
+
+# -- from a WSGI request -----------------------------------------------------------------
+
+
+class _QuietHandOver(logging.Filter):
+    """Waitress reports a handed-over stream as a client that left: it did not."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (
+            message.startswith("Client disconnected while serving") and message.endswith("/stream")
+        )
+
+
+_QUIET = _QuietHandOver()
+
+
+def hand_off(environ: dict[str, Any]) -> socket.socket | None:
+    """Take the request's connection from waitress, or None under another server.
+
+    Waitress names its channel only through ``waitress.client_disconnected`` (a bound
+    method); while a request runs, the channel neither reads nor writes, so the socket
+    can be duplicated and the channel closed: its own writes then end quietly as a
+    client that left.
+    """
+    check = environ.get("waitress.client_disconnected")
+    channel = getattr(check, "__self__", None)
+    sock = getattr(channel, "socket", None)
+    if channel is None or not isinstance(sock, socket.socket) or not channel.connected:
+        return None
+    mine = sock.dup()
+    logger = getattr(channel, "logger", None)
+    if isinstance(logger, logging.Logger) and _QUIET not in logger.filters:
+        logger.addFilter(_QUIET)
+    channel.handle_close()
+    return mine
+
+
+def as_generator(step: Step, wait: Callable[[float], None], *, retry: bool) -> Iterator[str]:
+    """The same stream for a server without a hand-over (a thread per stream)."""
+    if retry:
+        yield "retry: 2000\n\n"
+    quiet_since = time.monotonic()
+    while True:
+        text, still_open = step()
+        if text:
+            quiet_since = time.monotonic()
+            yield text
+        if not still_open:
+            return
+        if time.monotonic() - quiet_since >= KEEPALIVE_S:
+            quiet_since = time.monotonic()
+            yield ": keepalive\n\n"
+        wait(TICK_S * 5)
