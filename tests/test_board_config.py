@@ -210,3 +210,14 @@ def test_a_stride_shorter_than_a_row_is_named_with_its_line():
         f"{line_of(text, 'stride = 10')}: sensors.layout.stride: "
         "stride must be at least the row length 12"
     ]
+
+
+def test_a_number_too_long_for_python_names_its_line():
+    text = example_config_text().replace("undo = 13", "undo = " + "9" * 5001)
+    assert "9" * 5001 in text
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "board.toml")
+    message = str(info.value)
+    assert "far too long" in message and "set_int_max_str_digits" not in message
+    line = text.splitlines().index("undo = " + "9" * 5001) + 1
+    assert f":{line}:" in message or f"line {line}" in message

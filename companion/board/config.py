@@ -7,6 +7,7 @@ mock mode uses the built-in default board (``default_config``).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -303,6 +304,10 @@ def parse_config(text: str, source: str = "<config>") -> BoardConfig:
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", 0) or _toml_error_line(str(exc))
         raise ConfigError(source, [ConfigProblem(line, "toml", str(exc))]) from exc
+    except ValueError as exc:  # tomllib's int() of a number over Python's 4,300 digits
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if re.search(r"\d{100}", t)), 1)
+        message = "a number is far too long to be a setting"
+        raise ConfigError(source, [ConfigProblem(line, "toml", message)]) from exc
     except RecursionError as exc:
         line = next((n for n, t in enumerate(text.splitlines(), 1) if t.count("[") > 50), 1)
         message = "arrays or tables are nested too deeply to be a board config"
