@@ -2,9 +2,12 @@
 # The emulated Raspberry Pi check (minutes; not part of `make test`).  Needs root and a
 # Debian host; installs qemu-user-static, mmdebstrap and systemd-container if missing.
 #
-#   sudo tools/pi-check.sh [--fresh] [WORKDIR]     (default /var/tmp/pi-check)
+#   sudo tools/pi-check.sh [--fresh] [--arch arm64|armhf] [WORKDIR]   (default /var/tmp/pi-check)
 #
-# 1. builds a Debian Bookworm arm64 root from Debian's own archive (kept in WORKDIR as
+# arm64 is Raspberry Pi OS 64-bit (Pi 3, 4, 5, Zero 2 W); armhf is the 32-bit one.
+# NOSEC=1 leaves bookworm-security out of the root (for a mirror caught mid-sync).
+#
+# 1. builds a Debian Bookworm root of that architecture from Debian's own archive (kept in WORKDIR as
 #    root.base; --fresh builds it again) and copies it for this run;
 # 2. runs `./install.sh --port 80 --no-start` inside it (qemu-user-static), with a
 #    stand-in /boot/firmware/config.txt: everything but starting the service;
@@ -17,8 +20,21 @@
 # One line per step with its time; a failure names its step and shows the log's end.
 set -euo pipefail
 FRESH=0
-[ "${1:-}" = --fresh ] && { FRESH=1; shift; }
-W=${1:-/var/tmp/pi-check}/arm64
+ARCH=arm64
+while [ $# -gt 0 ]; do
+    case $1 in
+        --fresh) FRESH=1; shift ;;
+        --arch) ARCH=${2:-}; shift 2 ;;
+        *) break ;;
+    esac
+done
+# The qemu binary for the architecture, and the Pis whose board stack is opened there.
+case $ARCH in
+    arm64) QEMU=aarch64; MODELS=("4B c03114" "5B d04170") ;;
+    armhf) QEMU=arm; MODELS=("3B a02082" "4B c03114" "Zero2W 902120") ;;
+    *) echo "pi-check: --arch is arm64 or armhf" >&2; exit 2 ;;
+esac
+W=${1:-/var/tmp/pi-check}/$ARCH
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 R=$W/root
 LOG=$W/logs
@@ -49,28 +65,31 @@ in_root() {
 
 step "host tools"
 if ! command -v mmdebstrap >/dev/null || ! command -v systemd-nspawn >/dev/null \
-    || [ ! -e /usr/bin/qemu-aarch64-static ] || ! command -v arch-test >/dev/null; then
+    || [ ! -e /usr/bin/qemu-$QEMU-static ] || ! command -v arch-test >/dev/null; then
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends qemu-user-static \
         binfmt-support mmdebstrap arch-test systemd-container curl; } > "$LOG/host.log" 2>&1 \
         || fail "apt-get install of the host tools" "$LOG/host.log"
 fi
 ok
 
-step "binfmt (qemu-aarch64)"
+step "binfmt (qemu-$QEMU)"
 mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-update-binfmts --enable qemu-aarch64 2>/dev/null || true
-arch-test arm64 > "$LOG/arch-test.log" 2>&1 || fail "arm64 binaries do not run here" "$LOG/arch-test.log"
+update-binfmts --enable qemu-$QEMU 2>/dev/null || true
+arch-test $ARCH > "$LOG/arch-test.log" 2>&1 || fail "$ARCH binaries do not run here" "$LOG/arch-test.log"
 ok
 
-step "bookworm arm64 root"
+step "bookworm $ARCH root"
 if [ "$FRESH" = 1 ] || [ ! -x "$W/root.base/usr/bin/python3" ]; then
     rm -rf "$W/root.base" "$W/root.tmp"
     M=http://deb.debian.org/debian
-    mmdebstrap --arch=arm64 --variant=important --aptopt='Acquire::Retries "3"' \
+    # NOSEC=1 builds without bookworm-security (its armhf index was once stale on the mirror).
+    SECURITY="deb http://deb.debian.org/debian-security bookworm-security main"
+    [ "${NOSEC:-0}" = 1 ] && SECURITY=""
+    mmdebstrap --arch=$ARCH --variant=important --aptopt='Acquire::Retries "3"' \
         --include=python3,python3-venv,python3-dev,python3-pip,build-essential,ca-certificates,systemd,systemd-sysv,dbus,udev,avahi-daemon \
         --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/" 2>/dev/null; chroot "$1" update-ca-certificates' \
         bookworm "$W/root.tmp" "deb $M bookworm main" "deb $M bookworm-updates main" \
-        "deb http://deb.debian.org/debian-security bookworm-security main" \
+        ${SECURITY:+"$SECURITY"} \
         > "$LOG/mmdebstrap.log" 2>&1 || fail "mmdebstrap" "$LOG/mmdebstrap.log"
     mv "$W/root.tmp" "$W/root.base"
     ok "built"
@@ -111,7 +130,7 @@ fi
 in_root /opt/pyramid-companion/venv/bin/pip freeze > "$LOG/pip-freeze.txt"
 ok "$(wc -l < "$LOG/pip-freeze.txt") packages (pip freeze in $LOG/pip-freeze.txt)"
 
-for model in "4B c03114" "5B d04170"; do
+for model in "${MODELS[@]}"; do
     set -- $model
     step "board stack on a Pi $1"
     printf 'processor\t: 0\nHardware\t: BCM2835\nRevision\t: %s\nSerial\t\t: 10000000deadbeef\nModel\t\t: Raspberry Pi %s\n' \
