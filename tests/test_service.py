@@ -112,6 +112,67 @@ def test_an_illegal_placement_changes_nothing_until_corrected(app):
     assert app.service.game.current.positions[0] == right
 
 
+def test_a_pause_on_a_legal_cell_then_another_cell_moves_where_the_figure_ends(app):
+    """Red rests on one legal cell while deciding, then puts the figure on another:
+    the move lands where the figure ends, measured from where the turn began."""
+    announce(app, Face.THREE)
+    board = app.mock_board
+    state = app.service.game.current
+    first, final = legal_destinations(state, 0, Face.THREE)[::3][:2]
+    board.lift(home(app, 0))
+    board.place(first)
+    wait_until(lambda: moved(app))  # the pause was long enough to count as a move
+    assert app.service.game.current.positions[0] == first
+    board.lift(first)
+    wait_until(lambda: "Put Red down" in (app.service.published.judgement.message or ""))
+    board.place(final)
+    wait_until(lambda: app.service.game.current.positions[0] == final)
+    judgement = app.service.published.judgement
+    assert judgement.matches and not judgement.errors
+    commands = app.journal.load(app.service.game.id).commands
+    assert [c["cmd"] for c in commands] == ["roll", "announce", "move"]
+    assert commands[-1]["to"] == app.service.maze.cell_name(final)
+
+
+def test_a_move_cannot_be_replaced_once_the_next_player_has_acted(app):
+    announce(app, Face.THREE)
+    board = app.mock_board
+    first, final = legal_destinations(app.service.game.current, 0, Face.THREE)[::3][:2]
+    board.lift(home(app, 0))
+    board.place(first)
+    wait_until(lambda: moved(app))
+    if app.service.game.current.phase is Phase.SEEKER_CARD:
+        app.service.submit("seeker0", EndTurn())
+    board.lift(first)
+    board.place(final)
+    wait_until(lambda: not app.service.published.judgement.matches)
+    time.sleep(0.2)
+    assert app.service.game.current.positions[0] == first
+    assert "put Red back on" in app.service.published.judgement.message
+
+
+def test_a_replaced_move_survives_a_restart(tmp_path):
+    appliance = start(tmp_path)
+    try:
+        wait_until(lambda: appliance.service.published.judgement.matches)
+        announce(appliance, Face.THREE)
+        board = appliance.mock_board
+        first, final = legal_destinations(appliance.service.game.current, 0, Face.THREE)[::3][:2]
+        board.lift(home(appliance, 0))
+        board.place(first)
+        wait_until(lambda: moved(appliance))
+        board.lift(first)
+        board.place(final)
+        wait_until(lambda: appliance.service.game.current.positions[0] == final)
+    finally:
+        appliance.close()
+    again = start(tmp_path)
+    try:
+        assert again.service.game.current.positions[0] == final
+    finally:
+        again.close()
+
+
 def test_a_figure_slid_across_cells_counts_only_where_it_stops(app):
     announce(app, Face.ARROW)
     board = app.mock_board

@@ -244,6 +244,23 @@ class Journal(Closing):
             return {}
         return command
 
+    def replace_last(self, game_id: int, command: dict[str, Any]) -> int:
+        """Replace the last command of a game in one transaction (a move the seeker
+        changed before the turn ended); returns its sequence number."""
+        with self._write():
+            row = self.db.execute(
+                "SELECT MAX(seq) FROM commands WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if row is None or row[0] is None:
+                raise ValueError(f"game {game_id} has no command to replace")
+            seq = int(row[0])
+            self.db.execute(
+                "UPDATE commands SET command = ?, created = ? WHERE game_id = ? AND seq = ?",
+                (json.dumps(command), time.time(), game_id, seq),
+            )
+            self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
+        return seq
+
     def end_game(self, game_id: int) -> None:
         """Mark a game over.  If that cannot be written the game is still over (a replay
         ends it again), so the failure is only reported, never raised."""

@@ -35,6 +35,8 @@ class RunningGame:
     state: State | None = None
     #: Events of the last accepted command (for the live pages).
     last_events: list[Event] = field(default_factory=list)
+    #: The state before the last accepted command (None: no command yet).
+    previous: State | None = None
 
     def __post_init__(self) -> None:
         if self.state is None:
@@ -50,7 +52,14 @@ class RunningGame:
         return apply(self.current, command)
 
     def accept(self, command: Command, state: State, events: list[Event]) -> None:
+        self.previous = self.state
         self.commands.append(command)
+        self.state = state
+        self.last_events = events
+
+    def replace_last(self, command: Command, state: State, events: list[Event]) -> None:
+        """Put ``command`` (applied to ``previous``) in the place of the last command."""
+        self.commands[-1] = command
         self.state = state
         self.last_events = events
 

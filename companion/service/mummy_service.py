@@ -27,7 +27,7 @@ from companion.games.mummy.views import mummy_view, seeker_view, table_view, vis
 from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
 from .mummy_game import KIND, RunningGame, make_game_setup
-from .mummy_tracker import BoardMap, Judgement, judge
+from .mummy_tracker import BoardMap, Judgement, judge, judge_replacement, may_replace
 from .registry import GAME_NAMES
 from .resume import resume
 
@@ -281,9 +281,11 @@ class Service(BoardGameLoop[Published]):
             raise ValueError(f"unknown request {request.kind!r}")
         return None
 
-    def _command(self, command: Command, role: str) -> tuple[Event, ...]:
+    def _command(self, command: Command | Replacement, role: str) -> tuple[Event, ...]:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
+        if isinstance(command, Replacement):
+            return self._replace_move(command.move)
         state = self.game.current
         if role == "mummy" and not state.is_mummy_turn:
             raise ServiceError("It is not the mummy's turn.")
@@ -318,6 +320,26 @@ class Service(BoardGameLoop[Published]):
         self._publish(events)
         return tuple(events)
 
+    def _replace_move(self, move: Move) -> tuple[Event, ...]:
+        """The seeker moved the figure on before the turn ended: the new cell replaces
+        the last move, measured from where the turn began."""
+        if not self._may_replace():
+            raise ServiceError("The move can no longer be changed.")
+        before = self.game.previous
+        assert before is not None
+        new_state, events = apply(before, move)
+        self.journal.replace_last(self.game.id, self.game.command_json(move))
+        if new_state.is_over:
+            self.journal.end_game(self.game.id)
+        self.game.replace_last(move, new_state, events)
+        self._log[-1] = tuple(events)
+        self._catch = next(
+            ((e.at, self.clock()) for e in events if isinstance(e, SeekerCaught)), None
+        )
+        log.info("the last move was replaced by %s", move)
+        self._publish(list(events))
+        return tuple(events)
+
     def _undo(self) -> bool:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
@@ -340,7 +362,23 @@ class Service(BoardGameLoop[Published]):
             if not judgement.matches:
                 return judgement
             self._after_undo = False
-        return judge(state, occupied, self.board, hints=self.hints)
+        judgement = judge(state, occupied, self.board, hints=self.hints)
+        if judgement.matches or not self._may_replace():
+            return judgement
+        before, last = self.game.previous, self.game.commands[-1]
+        assert before is not None and isinstance(last, Move)
+        other = judge_replacement(before, last, occupied, self.board)
+        if other is not None:
+            return other
+        again = judge(before, occupied, self.board, hints=self.hints)
+        if again.lifted and not again.errors and not again.missing and not again.unexpected:
+            # The figure is in hand again: its move is measured from the turn's start.
+            return replace(again, matches=False)
+        return judgement
+
+    def _may_replace(self) -> bool:
+        """The seeker's last move may still be replaced by moving the figure again."""
+        return bool(self.game.commands) and may_replace(self.game.previous, self.game.commands[-1])
 
     def _snapshot(self, version: int, events: list[Event] | None = None) -> Published:
         judgement = self._judge()
@@ -366,7 +404,12 @@ class Service(BoardGameLoop[Published]):
         if waiting is not None:
             judgement = replace(published.judgement, matches=False, command=None, message=waiting)
             published = replace(published, judgement=judgement)
-        self._hold_placement(published.judgement.command)
+        judged = published.judgement
+        self._hold_placement(
+            Replacement(judged.command)
+            if judged.replaces and judged.command is not None
+            else judged.command
+        )
         self._set_published(published)
 
     def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:
@@ -382,6 +425,13 @@ class Service(BoardGameLoop[Published]):
                 raise ServiceError(f"There is no treasure on {name}.")
             hand.append(treasure)
         return tuple(hand)
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A judged placement that replaces the seeker's last move (see ``_replace_move``)."""
+
+    move: Move
 
 
 def paused_words(by: str) -> str:

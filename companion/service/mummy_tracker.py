@@ -9,7 +9,7 @@ the game state and the occupancy, so a restart or an undo needs no tracker memor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.games.mummy.commands import Move
 from companion.games.mummy.maze import mask_cells
@@ -76,6 +76,31 @@ class Judgement:
     unexpected: frozenset[int] = field(default_factory=frozenset)
     #: What the players should do, in their words (None: nothing to say).
     message: str | None = None
+    #: The command replaces the seeker's last move (the figure moved on before the
+    #: turn ended): it is applied to the state before that move.
+    replaces: bool = False
+
+
+def may_replace(before: State | None, last: object) -> bool:
+    """Whether the last command is a seeker's move that a new placement may still
+    replace: it was a move, and nobody has acted since (it is the last command)."""
+    return (
+        before is not None
+        and isinstance(last, Move)
+        and before.phase is Phase.SEEKER_MOVING
+        and before.announced is not None
+    )
+
+
+def judge_replacement(
+    before: State, last: Move, occupied: frozenset[int], board: BoardMap
+) -> Judgement | None:
+    """A placement that replaces the seeker's last move: the figure now stands on
+    another legal cell of the same die, measured from where the turn began."""
+    judgement = judge(before, occupied, board)
+    if judgement.command is None or judgement.command.to == last.to:
+        return None
+    return replace(judgement, replaces=True)
 
 
 def judge(
