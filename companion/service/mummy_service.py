@@ -22,6 +22,7 @@ from companion.games.mummy.commands import Command, Move
 from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
+from companion.games.mummy.takeback import Action, describe, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 
 from .journal import Journal
@@ -52,6 +53,12 @@ class Published:
     log: tuple[tuple[Event, ...], ...] = ()
     #: The game that has the board while this one is paused (None: this one plays).
     paused: str | None = None
+    #: The last command as an action in words (None: nothing played yet).
+    action: Action | None = None
+    #: Whether the seat that made the last action may still take it back.
+    may_take_back: bool = False
+    #: The last take-back (its serial and action), until the next command.
+    notice: tuple[int, Action] | None = None
 
 
 class Service(BoardGameLoop[Published]):
@@ -92,6 +99,9 @@ class Service(BoardGameLoop[Published]):
         self._after_undo = False
         #: The game that has the board while this one is paused (None: not paused).
         self._paused: str | None = None
+        #: The last take-back, shown on every page until the next command.
+        self._notice: tuple[int, Action] | None = None
+        self._notice_serial = 0
         self.game = self._resume_or_new()
         self._log = _replayed_log(self.game)
         self._init_loop(self._snapshot(0))
@@ -137,6 +147,12 @@ class Service(BoardGameLoop[Published]):
     def undo(self, timeout: float = 5.0) -> bool:
         """Take back the last accepted command (for table mistakes)."""
         return bool(self._call("undo", None, "host", timeout=timeout))
+
+    def take_back(self, seat: str, timeout: float = 5.0) -> Action:
+        """A seat takes back its own last action (until the next player acts); raises
+        ServiceError in player words when it may not."""
+        action: Action = self._call("take_back", seat, seat, timeout=timeout)
+        return action
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         """The whole board: as first read at start-up, or given back by another game
@@ -272,11 +288,22 @@ class Service(BoardGameLoop[Published]):
             colours, options = request.payload
             self.game = self._new_game(colours, **options)
             self._catch = None
+            self._notice = None
             self._log = deque([tuple(self.game.last_events)], maxlen=LOG_COMMANDS)
             self._publish(self.game.last_events)
             return self.game.id
         elif request.kind == "undo":
-            return self._undo()
+            action = self._last_action()
+            if not self._undo():
+                return False
+            if action is not None:
+                said = f"{action.who} {action.said}"
+                hidden = f"{action.who} {action.said_to_mummy}"
+                self._set_notice(replace(action, who="The host", said=said, said_to_mummy=hidden))
+                self._publish([])
+            return True
+        elif request.kind == "take_back":
+            return self._take_back(str(request.payload))
         else:
             raise ValueError(f"unknown request {request.kind!r}")
         return None
@@ -310,6 +337,7 @@ class Service(BoardGameLoop[Published]):
             raise ServiceError(judgement.message or "Put the board right first.")
         new_state, events = self.game.try_apply(command)
         self.journal.append(self.game.id, self.game.command_json(command))
+        self._notice = None
         if new_state.is_over:
             self.journal.end_game(self.game.id)
         self.game.accept(command, new_state, events)
@@ -340,12 +368,37 @@ class Service(BoardGameLoop[Published]):
         self._publish(list(events))
         return tuple(events)
 
+    def _last_action(self) -> Action | None:
+        before = self.game.previous
+        if before is None or not self.game.commands:
+            return None
+        return describe(before, self.game.commands[-1])
+
+    def _take_back(self, seat: str) -> Action:
+        if self._paused is not None:
+            raise ServiceError(paused_words(self._paused))
+        action = self._last_action()
+        if action is None or action.seat != seat:
+            raise ServiceError("There is nothing of yours to take back: the next player has acted.")
+        if not may_take_back(self.game.commands[-1]):
+            raise ServiceError("A roll of the companion's dice cannot be taken back.")
+        self._undo()
+        self._set_notice(action)
+        log.info("%s took back: %s", seat, action.said)
+        self._publish([])
+        return action
+
+    def _set_notice(self, action: Action) -> None:
+        self._notice_serial += 1
+        self._notice = (self._notice_serial, action)
+
     def _undo(self) -> bool:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
         removed = self.journal.undo(self.game.id)
         if removed is None:
             return False
+        self._notice = None
         stored = self.journal.load(self.game.id)
         self.game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
         self._log = _replayed_log(self.game)
@@ -392,6 +445,9 @@ class Service(BoardGameLoop[Published]):
             catch=self._catch,
             log=tuple(self._log),
             paused=self._paused,
+            action=(action := self._last_action()),
+            may_take_back=action is not None and may_take_back(self.game.commands[-1]),
+            notice=self._notice,
         )
 
     def _publish(self, events: list[Event]) -> None:

@@ -40,7 +40,16 @@ from .contract import (
     obj,
     one_of,
 )
-from .payloads import Payload, mummy_payload, seeker_names, seeker_payload, table_payload
+from .payloads import (
+    Payload,
+    mummy_payload,
+    notice_json,
+    seeker_names,
+    seeker_payload,
+    table_guidance,
+    table_payload,
+    winner_text,
+)
 from .stream import Once, event, respond
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
@@ -148,6 +157,21 @@ def mummy_command() -> ResponseReturnValue:
     return _submit("mummy", data, table, lambda p: mummy_payload(p, table, _aid(seat, table)))
 
 
+@bp.post("/mummy/takeback")
+@endpoint(
+    "The mummy takes back its own last action (until the next player acts).",
+    body=obj(),
+    answer=COMMAND_ANSWER,
+)
+def mummy_takeback() -> ResponseReturnValue:
+    _, table = _need("mummy")
+    body()
+    seat = computer_seat()
+    if seat is not None and seat.level is not None:
+        abort(409, "The computer plays the mummy in this game.")
+    return _take_back("mummy", lambda p: mummy_payload(p, table, _aid(seat, table)))
+
+
 @bp.get("/mummy/stream")
 @endpoint("The mummy's state, live (server-sent events).", answer=STREAM, media="text/event-stream")
 def mummy_stream() -> ResponseReturnValue:
@@ -180,6 +204,21 @@ def seeker_command() -> ResponseReturnValue:
         abort(400, "Enter your mission cards first: the game starts when every seeker has.")
     index = _index(seat)
     return _submit(seat, data, table, lambda p: seeker_payload(p, table, index))
+
+
+@bp.post("/seeker/takeback")
+@endpoint(
+    "A seeker takes back their own last action (until the next player acts).",
+    body=obj(),
+    answer=COMMAND_ANSWER,
+)
+def seeker_takeback() -> ResponseReturnValue:
+    seat, table = _need("seeker")
+    body()
+    if table.dealing:
+        abort(400, "Enter your mission cards first: the game starts when every seeker has.")
+    index = _index(seat)
+    return _take_back(seat, lambda p: seeker_payload(p, table, index))
 
 
 @bp.post("/seeker/cards")
@@ -377,11 +416,16 @@ def host_status() -> Payload:
     table = store.table
     published = service().published
     state = published.state
+    action = published.action
     status: Payload = {
         "game": {
             "phase": state.phase.value,
             "round": state.rounds + 1,
             "over": state.is_over,
+            "winner": winner_text(state.setup, state.winner) if state.winner else None,
+            "guidance": table_guidance(state, published),
+            "last_action": f"{action.who} {action.said}" if action is not None else None,
+            "notice": notice_json(published, "host"),
             "board": {
                 "connected": published.board_connected,
                 "ok": published.judgement.matches,
@@ -439,6 +483,16 @@ def _submit(
     try:
         svc.submit(role, command)
     except (RuleError, ServiceError) as exc:
+        return jsonify({"error": str(exc), "state": make(svc.published)}), 400
+    return jsonify({"ok": True, "state": make(svc.published)})
+
+
+def _take_back(seat: str, make: Callable[[Published], Payload]) -> ResponseReturnValue:
+    """A seat takes back its own last action; 400 with the reason when it may not."""
+    svc = service()
+    try:
+        svc.take_back(seat)
+    except ServiceError as exc:
         return jsonify({"error": str(exc), "state": make(svc.published)}), 400
     return jsonify({"ok": True, "state": make(svc.published)})
 

@@ -81,6 +81,8 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         "log": _log(published, state.setup, "mummy"),
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
+        "takeback": _takeback(published, "mummy"),
+        "notice": notice_json(published, "mummy"),
     }
     if aid is not None and table.options.aid:
         payload["aid"] = aid
@@ -111,6 +113,8 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "log": _log(published, state.setup, "seeker"),
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
+        "takeback": _takeback(published, f"seeker{seeker}"),
+        "notice": notice_json(published, "seeker"),
     }
 
 
@@ -140,6 +144,7 @@ def table_payload(published: Published, table: Table) -> Payload:
         "log": _log(published, state.setup, "table"),
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
+        "notice": notice_json(published, "table"),
     }
 
 
@@ -398,6 +403,22 @@ def _caught(published: Published, setup: Setup) -> list[str]:
         for e in published.log[-1]
         if isinstance(e, SeekerCaught)
     ]
+
+
+def _takeback(published: Published, seat: str) -> str | None:
+    """What this seat may take back now, in words (None: nothing)."""
+    action = published.action
+    if action is None or action.seat != seat or not published.may_take_back:
+        return None
+    return action.said_to_mummy if seat == "mummy" else action.said
+
+
+def notice_json(published: Published, role: str) -> Payload | None:
+    """The last take-back ("Blue took back: moved to D11"), until the next command."""
+    if published.notice is None:
+        return None
+    serial, action = published.notice
+    return {"id": serial, "text": action.notice(role)}
 
 
 def _board(published: Published) -> Payload:

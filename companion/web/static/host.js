@@ -17,9 +17,29 @@ function gameLine(status) {
   return `${dealing}Round ${g.round}: ${PHASES[g.phase] || g.phase}; ${board}.`;
 }
 
+let lastAction = null;
+let flashTimer = null;
+// A message that shows for a few seconds (an undo, nothing to undo), then goes.
+function flash(message) {
+  const box = $("host-notice");
+  if (!box) return;
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
 function update(status) {
   const line = $("game-line");
   if (line) line.textContent = gameLine(status);
+  const g = status.game;
+  lastAction = g.last_action;
+  if ($("host-guidance")) $("host-guidance").textContent = g.over ? "" : (g.guidance || "");
+  if ($("host-winner")) { $("host-winner").hidden = !g.winner; $("host-winner").textContent = g.winner || ""; }
+  if ($("undo")) {
+    $("undo").textContent = lastAction ? `Undo: ${lastAction}` : "Undo the last action";
+    $("undo").disabled = !lastAction;
+  }
   if (status.board && $("board-owner") && $("board-owner").dataset.active !== status.board.active_game) {
     location.reload();  // the board changed hands from another page
     return;
@@ -67,9 +87,12 @@ $("setup").addEventListener("submit", ev => {
 
 if ($("undo")) {
   $("undo").addEventListener("click", () => {
+    if (!lastAction || !confirm(`Undo the last action: ${lastAction}?`)) return;
     hostError("host-error", "");
-    post("/api/host/undo").then(s => { update(s); hostError("host-error", s.undone ? "Undone." : "Nothing to undo."); })
-      .catch(err => hostError("host-error", err.message));
+    post("/api/host/undo").then(s => {
+      update(s);
+      flash(s.undone ? (s.game.notice ? s.game.notice.text : "Undone.") : "Nothing to undo.");
+    }).catch(err => hostError("host-error", err.message));
   });
   $("codes").addEventListener("click", () => {
     if (!confirm("New codes for every seat? Every phone must join again.")) return;

@@ -11,6 +11,8 @@ function send(body) { return command(ROLE, body, render); }
 function step(cell) { send({cmd: "mummy_step", to: cellName(cell, current.view.maze.width)}); }
 
 function render(data) {
+  renderNotice(data.notice);
+  renderTakeback("mummy", data.takeback, render);
   current = data;
   $("guidance").textContent = data.guidance;
   if (data.stage === "dealing") {

@@ -228,3 +228,34 @@ function renderHeaderAnkhs(text) {
 function button(label, onclick, attrs) {
   return el("button", Object.assign({type: "button", onclick}, attrs || {}), label);
 }
+
+// -- take-backs ------------------------------------------------------------------------
+
+// "Blue took back: moved to D11" on every page for a few seconds, once per take-back.
+let noticeSeen = null;
+let noticeTimer = null;
+function renderNotice(notice) {
+  const box = $("notice");
+  if (!box || !notice || notice.id === noticeSeen) return;
+  noticeSeen = notice.id;
+  box.textContent = notice.text;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+// The seat's own last action, offered for taking back after a confirmation naming it.
+function renderTakeback(role, what, render) {
+  const box = $("takeback");
+  if (!box) return;
+  box.hidden = !what;
+  if (!what) { box.replaceChildren(); return; }
+  box.replaceChildren(button(`Take back: ${what}`, () => {
+    if (!confirm(`Take back your last action: ${what}?`)) return;
+    showError("");
+    post(`/api/${role}/takeback`).then(data => render(data.state)).catch(err => {
+      showError(err.message);
+      if (err.data && err.data.state) render(err.data.state);
+    });
+  }, {class: "secondary", id: "takeback-button"}));
+}

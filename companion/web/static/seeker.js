@@ -15,6 +15,8 @@ function cellIndex(name, width) {
 function send(body) { return command(ROLE, body, render); }
 
 function render(data) {
+  renderNotice(data.notice);
+  renderTakeback(ROLE, data.takeback, render);
   current = data;
   $("guidance").textContent = data.guidance;
   if (data.stage === "dealing") return renderDealing(data);

@@ -4,6 +4,7 @@
 let board = null;
 
 function render(data) {
+  renderNotice(data.notice);
   $("guidance").textContent = data.guidance;
   const link = data.board.connected ? "Board connected" : "Board disconnected";
   $("board-link").textContent = link;

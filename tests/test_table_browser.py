@@ -1,0 +1,128 @@
+"""At the table, in a real browser: a figure that rests on one legal cell and then goes
+on to another moves where it ends; a seat takes back its own move after a confirmation
+that names it, and every page hears of it; the maze's edges are labelled."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.test_browser import (
+    CHROMIUM,
+    Server,
+    browser,
+    phone,
+    put_figures_in_the_camp,
+    shot,
+    sync_api,
+)
+
+assert CHROMIUM.exists()
+
+__all__ = ["browser"]  # the module's fixture, shared with the other browser tests
+
+CAMP = 144
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("table"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def seats(server: Server, browser: Any) -> dict[str, Any]:
+    """A two-seeker game with real dice: the host, Red, Blue, the mummy and the table."""
+    expect = sync_api.expect
+    host = phone(browser)
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.goto(server.url + "/")
+    host.get_by_label("Real dice: players enter what they throw").check()
+    host.get_by_role("button", name=re.compile("Start the game")).click()
+    expect(host.locator("#seats li")).to_have_count(5)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    put_figures_in_the_camp(server, 2)
+    pages = {"host": host}
+    for seat, label in [
+        ("seeker0", "Seeker Red"),
+        ("seeker1", "Seeker Blue"),
+        ("mummy", "Mummy"),
+        ("table", "Table screen"),
+    ]:
+        page = phone(browser)
+        page.goto(f"{server.url}/join/{codes[seat]}")
+        page.get_by_role("button", name=f"Join as the {label}").click()
+        expect(page.locator("#guidance")).not_to_be_empty()
+        pages[seat] = page
+    return pages
+
+
+def throw_and_announce(page: Any, faces: list[str], face: str) -> list[int]:
+    expect = sync_api.expect
+    expect(page.locator("#guidance")).to_contain_text("Your turn")
+    for f in faces:
+        page.get_by_role("button", name=f"add {f}", exact=True).click()
+    page.get_by_role("button", name=re.compile("Send the throw")).click()
+    page.get_by_role("button", name=f"announce {face}", exact=True).first.click()
+    expect(page.locator("#guidance")).to_contain_text("on the board")
+    state = page.evaluate("fetch('/api/seeker/state').then(r => r.json())")
+    return [int(c) for c in state["view"]["legal_destinations"]]
+
+
+def test_a_pause_on_a_legal_cell_then_a_final_cell_moves_where_the_figure_ends(
+    server: Server, seats: dict[str, Any]
+) -> None:
+    expect = sync_api.expect
+    red, table = seats["seeker0"], seats["table"]
+    targets = throw_and_announce(red, ["3", "3", "2", "4", "arrow"], "3")
+    first, final = targets[0], targets[-1]
+    server.toggle(CAMP)
+    server.toggle(first)  # Red rests here while deciding: long enough to count
+    expect(red.locator("#guidance")).to_contain_text(re.compile("End your turn|play the card"))
+    expect(table.locator(f'.piece[data-colour="red"][data-node="{first}"]')).to_have_count(1)
+    server.toggle(first)
+    server.toggle(final)  # ... and puts the figure down where Red meant
+    expect(table.locator(f'.piece[data-colour="red"][data-node="{final}"]')).to_have_count(1)
+    expect(red.locator("#guidance")).to_contain_text(re.compile("End your turn|play the card"))
+    expect(red.locator("#guidance")).not_to_contain_text("Restore")
+    positions = server.get("/sim/api/board")["game"]["positions"]
+    assert positions[0]["node"] == final
+
+
+def test_a_seat_takes_back_its_own_move_after_a_confirmation(
+    server: Server, seats: dict[str, Any]
+) -> None:
+    expect = sync_api.expect
+    red, table, mummy = seats["seeker0"], seats["table"], seats["mummy"]
+    at = server.get("/sim/api/board")["game"]["positions"][0]["node"]
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    red.on("dialog", answer)
+    button = red.locator("#takeback-button")
+    expect(button).to_contain_text(re.compile(r"Take back: moved to [A-L]\d+"))
+    cell = button.inner_text().rsplit(" ", 1)[1]
+    button.click()
+    assert asked == [f"Take back your last action: moved to {cell}?"]
+    expect(table.locator("#notice")).to_have_text(f"Red took back: moved to {cell}")
+    expect(mummy.locator("#notice")).to_have_text("Red took back: moved a figure")
+    expect(red.locator("#guidance")).to_contain_text(
+        f"put Red back on camp slot 1; take the figure off {cell}"
+    )
+    expect(seats["seeker1"].locator("#takeback-button")).to_have_count(0)
+    shot(table, "table-takeback")
+    server.toggle(at)
+    server.toggle(CAMP)
+    expect(red.locator("#guidance")).to_contain_text("Move red 3 cells on the board")
+    expect(red.locator("#takeback-button")).to_contain_text("Take back: announced 3")
+    red.remove_listener("dialog", answer)
