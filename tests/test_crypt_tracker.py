@@ -153,7 +153,7 @@ def test_figures_off_the_crypt_board_or_on_a_pad_must_be_taken_away():
     j = judge(placing(), frozenset({A1_CELL, CAMP_1}), BOARD)
     assert not j.matches and j.unexpected == {A1_CELL, CAMP_1} and not j.missing
     assert j.message == (
-        "Put the board right: take the figure off A1 (off the crypt board), camp slot 1."
+        "Put the board right: take the figures off A1 (off the crypt board) and camp slot 1."
     )
 
 

@@ -8,7 +8,8 @@ from companion.games.mummy.commands import Announce, Move, Roll
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.simulate import setup_for
-from companion.service.mummy_tracker import BoardMap, judge
+from companion.mazes import load_maze
+from companion.service.mummy_tracker import BoardMap, _places, judge
 
 FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)
 
@@ -100,3 +101,12 @@ def test_a_caught_figure_must_go_to_the_sarcophagus(default_maze, board):
     assert not j.matches
     assert j.missing == {board.sarcophagus[0]} and j.unexpected == {cell}
     assert "Red was caught: put the figure into the sarcophagus" in j.message
+
+
+def test_stray_figures_on_several_slots_read_as_a_list():
+    state, _ = new_game(setup_for(load_maze(None)[0], 4, 1))
+    board = BoardMap.for_board(144, 4, 4)
+    assert _places(board, state, frozenset({146, 147})) == "camp slots 3 and 4"
+    assert _places(board, state, frozenset({3, 146, 150})) == (
+        "D1, camp slot 3 and sarcophagus slot 3"
+    )

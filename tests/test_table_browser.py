@@ -120,9 +120,91 @@ def test_a_seat_takes_back_its_own_move_after_a_confirmation(
         f"put Red back on camp slot 1; take the figure off {cell}"
     )
     expect(seats["seeker1"].locator("#takeback-button")).to_have_count(0)
+    # The cell the guidance names is ringed on the maze (the phone has no letters on it).
+    index = (int(cell[1:]) - 1) * 12 + ord(cell[0]) - 65
+    expect(red.locator(f'.named[data-cell="{index}"]')).to_have_count(1)
     shot(table, "table-takeback")
     server.toggle(at)
     server.toggle(CAMP)
     expect(red.locator("#guidance")).to_contain_text("Move red 3 cells on the board")
     expect(red.locator("#takeback-button")).to_contain_text("Take back: announced 3")
     red.remove_listener("dialog", answer)
+
+
+def test_the_mazes_edges_are_labelled_as_on_the_printed_sheet(seats: dict[str, Any]) -> None:
+    for seat in ("seeker0", "mummy", "table"):
+        labels = seats[seat].locator(".edge-label").all_text_contents()
+        assert labels.count("A") == 2 and labels.count("L") == 2
+        assert labels.count("1") == 2 and labels.count("12") == 2
+
+
+def test_a_tap_on_a_treasure_cells_centre_reaches_the_cell(
+    server: Server, seats: dict[str, Any], browser: Any
+) -> None:
+    """The treasure's dot does not take the tap: the whole cell is the target."""
+    script = """() => [...document.querySelectorAll('.treasure')].map(t => {
+        const r = t.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return hit ? hit.getAttribute('class') : null; })"""
+    hits = seats["mummy"].evaluate(script)
+    assert hits and all(h == "cell" for h in hits), hits
+    sim = seats["host"].context.new_page()  # /sim is the host's
+    sim.goto(server.url + "/sim")
+    sim.locator(".treasure").first.wait_for(state="attached")
+    sim.evaluate("() => document.querySelector('.treasure').scrollIntoView()")
+    hits = sim.evaluate(script.replace(".map(", ".slice(0, 1).map("))
+    assert hits and "treasure" not in str(hits), hits
+
+
+def test_cues_for_the_seats_own_turn_and_a_mute_that_is_remembered(
+    server: Server, seats: dict[str, Any]
+) -> None:
+    expect = sync_api.expect
+    red, blue = seats["seeker0"], seats["seeker1"]
+    blue.evaluate("window.cueLog.length = 0")
+    expect(red.locator("#guidance")).to_contain_text("Move red 3 cells on the board")
+    target = red.evaluate("fetch('/api/seeker/state').then(r => r.json())")["view"][
+        "legal_destinations"
+    ][0]
+    server.toggle(CAMP)
+    server.toggle(int(target))
+    expect(red.locator("#guidance")).to_contain_text(re.compile("End your turn|play the card"))
+    red.get_by_role("button", name="End the turn").click()
+    expect(blue.locator("#guidance")).to_contain_text("Your turn")
+    assert blue.evaluate("window.cueLog") == ["turn"]
+    mute = blue.locator("#mute")
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    blue.reload()
+    expect(blue.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    blue.locator("#mute").click()  # sound back on for the next tests
+    expect(blue.locator("#mute")).to_have_attribute("aria-pressed", "false")
+
+
+def test_leaving_a_seat_asks_first(seats: dict[str, Any]) -> None:
+    table = seats["seeker1"]
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    table.once("dialog", dismiss)
+    url = table.url
+    table.get_by_role("button", name="Leave this seat").click()
+    sync_api.expect(table).to_have_url(url)
+    assert asked and asked[0].startswith("Leave this seat?")
+
+
+def test_a_lost_connection_is_said_in_words(seats: dict[str, Any]) -> None:
+    blue = seats["seeker1"]
+    blue.route("**/api/seeker/command", lambda route: route.abort())
+    try:
+        for f in ["1", "2", "3", "4", "arrow"]:
+            blue.get_by_role("button", name=f"add {f}", exact=True).click()
+        blue.get_by_role("button", name=re.compile("Send the throw")).click()
+        sync_api.expect(blue.locator("#error")).to_contain_text("The companion cannot be reached")
+        assert "Failed to fetch" not in blue.locator("#error").inner_text()
+    finally:
+        blue.unroute("**/api/seeker/command")

@@ -48,6 +48,7 @@ from companion.games.crypt.moves import (
     placeable_mask,
 )
 from companion.games.crypt.state import Phase, State
+from companion.words import figures, joined
 
 #: The crypt board's side: it lies on the central 8x8 cells of the board.
 SQUARES_SIDE = 8
@@ -324,7 +325,7 @@ def _reason(state: State, command: Command) -> str:
 
 
 def _names(board: CryptBoard, positions: frozenset[int]) -> str:
-    return ", ".join(board.name(p) for p in sorted(positions))
+    return joined([board.name(p) for p in sorted(positions)])
 
 
 def restore_message(
@@ -352,5 +353,5 @@ def restore_message(
         for position in sorted(gone)
     ]
     if extra:
-        parts.append(f"take the figure off {_names(board, extra)}")
+        parts.append(f"take {figures(len(extra))} off {_names(board, extra)}")
     return f"Put the board right: {'; '.join(parts)}."

@@ -15,6 +15,7 @@ from companion.games.mummy.commands import Move
 from companion.games.mummy.maze import mask_cells
 from companion.games.mummy.moves import why_not
 from companion.games.mummy.state import Phase, State
+from companion.words import figures, joined
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,16 @@ def _restore_message(
             else:
                 parts.append(f"put {colour} back on {board.name(position, state)}")
     if extra:
-        names = ", ".join(board.name(p, state) for p in sorted(extra))
-        parts.append(f"take the figure off {names}")
+        parts.append(f"take {figures(len(extra))} off {_places(board, state, extra)}")
     text = "; ".join(parts)
     return f"Restore the board: {text}."
+
+
+def _places(board: BoardMap, state: State, positions: frozenset[int]) -> str:
+    """Board places as a list in words: "D11, camp slots 3 and 4"."""
+    cells = [board.name(p, state) for p in sorted(positions) if p < board.cells]
+    for word, slots in (("camp slot", board.camp), ("sarcophagus slot", board.sarcophagus)):
+        numbers = [str(slots.index(p) + 1) for p in sorted(positions) if p in slots]
+        if numbers:
+            cells.append(f"{word}{'s' if len(numbers) > 1 else ''} {joined(numbers)}")
+    return joined(cells)

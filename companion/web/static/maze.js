@@ -3,6 +3,7 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
+const LABEL = 18;  // the band around the maze with the column letters and row numbers
 const COLOURS = {red: "#d33", blue: "#36c", white: "#eee", green: "#3a3", yellow: "#eb0",
                  turquoise: "#1bb", violet: "#95c"};
 
@@ -21,7 +22,10 @@ function cellName(cell, width) {
 function drawMaze(container, maze, pads) {
   const w = maze.width, h = maze.height;
   const padRow = pads ? 1 : 0;
-  const svg = svgEl("svg", {viewBox: `-10 ${-10 - padRow * CELL} ${w * CELL + 20} ${h * CELL + 20 + 2 * padRow * CELL}`,
+  // A band of LABEL around the grid for the edge labels (as on the printed sheet), the
+  // pads of the start field and the sarcophagus outside it.
+  const out = LABEL + padRow * (CELL + 4);
+  const svg = svgEl("svg", {viewBox: `${-LABEL} ${-out} ${w * CELL + 2 * LABEL} ${h * CELL + 2 * out}`,
                             class: "maze", role: "img"});
   const cells = [];
   for (let c = 0; c < w * h; c++) {
@@ -30,9 +34,24 @@ function drawMaze(container, maze, pads) {
                              "aria-label": cellName(c, w)}, svg);
     cells.push(r);
   }
+  const label = (x, y, text) => {
+    svgEl("text", {x, y, class: "edge-label", "pointer-events": "none"}, svg).textContent = text;
+  };
+  for (let col = 0; col < w; col++) {
+    const letter = String.fromCharCode(65 + col), x = col * CELL + CELL / 2;
+    label(x, -LABEL / 2 + 4, letter);
+    label(x, h * CELL + LABEL / 2 + 4, letter);
+  }
+  for (let row = 0; row < h; row++) {
+    const y = row * CELL + CELL / 2 + 4;
+    label(-LABEL / 2, y, String(row + 1));
+    label(w * CELL + LABEL / 2, y, String(row + 1));
+  }
   for (const t of maze.treasures) {
     const x = (t.cell % w) * CELL + CELL / 2, y = Math.floor(t.cell / w) * CELL + CELL / 2;
-    const d = svgEl("circle", {cx: x, cy: y, r: 6, fill: COLOURS[t.colour], class: "treasure"}, svg);
+    // The whole cell takes a tap: the dot lets it through.
+    const d = svgEl("circle", {cx: x, cy: y, r: 6, fill: COLOURS[t.colour], class: "treasure",
+                               "pointer-events": "none"}, svg);
     svgEl("title", {}, d).textContent = `${t.colour} ${t.name}`;
   }
   const wall = (x1, y1, x2, y2) => svgEl("line", {x1, y1, x2, y2, class: "wall"}, svg);
@@ -49,7 +68,7 @@ function drawMaze(container, maze, pads) {
     const place = (room, openingsList, count, label) => {
       const o = openingsList[0];
       const below = o.side === "south";
-      const y = below ? h * CELL + 8 : -CELL + 2;
+      const y = below ? h * CELL + LABEL + 6 : -LABEL - CELL + 4;
       const startX = Math.max(0, (o.cell % w) * CELL - CELL * (count - 1) / 2);
       for (let i = 0; i < count; i++) {
         const r = svgEl("rect", {x: startX + i * CELL, y, width: CELL - 4, height: CELL - 10, rx: 6,

@@ -11,11 +11,13 @@ function send(body) { return command(ROLE, body, render); }
 function step(cell) { send({cmd: "mummy_step", to: cellName(cell, current.view.maze.width)}); }
 
 function render(data) {
+  cues.follow("mummy", data);
   renderNotice(data.notice);
   renderTakeback("mummy", data.takeback, render);
   current = data;
   $("guidance").textContent = data.guidance;
   if (data.stage === "dealing") {
+    clearGame(board);
     $("controls").hidden = true;
     renderCaught([]);
     $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
@@ -28,11 +30,18 @@ function render(data) {
   renderCaught(data.caught);
   renderControls(data);
   const moving = v.phase === "mummy_moving";
-  board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step"});
+  board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step",
+                        named: messageCells(v.maze)});
   renderAid(data.aid);
   $("dice-out").textContent = v.dice_out ? `Mummy dice lying out: ${v.dice_out}` : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
+}
+
+// A step button rings its cell on the maze while a finger or the mouse is on it.
+function pointsAt(cell) {
+  const on = () => board.mark(cell), off = () => board.mark(null);
+  return {onmouseenter: on, onfocus: on, ontouchstart: on, onmouseleave: off, onblur: off};
 }
 
 function renderControls(data) {
@@ -60,7 +69,8 @@ function renderControls(data) {
     const options = byDir[dir] || [];
     if (options.length === 1) {
       pad.append(button(`${DIR_ARROW[dir]} ${options[0].name}`, () => step(options[0].cell),
-                        {class: `arrow ${slot}`, "aria-label": `step ${dir} to ${options[0].name}`}));
+                        {class: `arrow ${slot}`, "aria-label": `step ${dir} to ${options[0].name}`,
+                         ...pointsAt(options[0].cell)}));
     } else {
       pad.append(el("span", {class: `arrow ${slot} none`}));
     }
@@ -70,7 +80,7 @@ function renderControls(data) {
     if (options.length > 1) {
       for (const s of options) {
         actions.append(button(`${DIR_ARROW[s.dir]} ${s.name}`, () => step(s.cell),
-                              {"aria-label": `step to ${s.name}`}));
+                              {"aria-label": `step to ${s.name}`, ...pointsAt(s.cell)}));
       }
     }
   }

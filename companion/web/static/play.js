@@ -24,10 +24,18 @@ function el(tag, attrs, ...children) {
 function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
 // POST JSON; resolves to the reply, rejects with an Error carrying the player message.
+const UNREACHABLE = "The companion cannot be reached: check the phone is on its Wi-Fi. " +
+                    "The page reconnects by itself.";
+
 async function post(url, body) {
-  const res = await fetch(url, {method: "POST", credentials: "same-origin",
-                                headers: {"Content-Type": "application/json"},
-                                body: JSON.stringify(body || {})});
+  let res;
+  try {
+    res = await fetch(url, {method: "POST", credentials: "same-origin",
+                            headers: {"Content-Type": "application/json"},
+                            body: JSON.stringify(body || {})});
+  } catch (e) {
+    throw new Error(UNREACHABLE);  // not "Failed to fetch": nothing reached the companion
+  }
   let data = {};
   try { data = await res.json(); } catch (e) { /* not JSON */ }
   if (res.status === 403) { location.reload(); }
@@ -57,6 +65,9 @@ function live(role, render) {
     if (!link) return;
     link.textContent = ok ? "\u25CF" : "\u25CB offline";
     link.className = "link " + (ok ? "ok" : "down");
+    link.title = ok ? "connected to the companion" : UNREACHABLE;
+    const box = $("offline");
+    if (box) { box.hidden = ok; box.textContent = ok ? "" : UNREACHABLE; }
   };
   const source = new EventSource(`/api/${role}/stream`);
   source.onopen = () => setLink(true);
@@ -120,6 +131,12 @@ Board.prototype.update = function (maze, state) {
                    class: state.litClass || "hint", "pointer-events": "none"}, lit);
   }
   svg.insertBefore(lit, this.drawn.cells[this.drawn.cells.length - 1].nextSibling);
+  for (const cell of state.named || []) {
+    const r = this.drawn.cells[cell];
+    if (r) svgEl("rect", {x: +r.getAttribute("x") + 2, y: +r.getAttribute("y") + 2, width: CELL - 4,
+                          height: CELL - 4, rx: 4, class: "named", "data-cell": cell,
+                          "pointer-events": "none"}, layer);
+  }
   for (const cell of state.rings || []) {
     const [x, y] = this.centre(cell);
     svgEl("circle", {cx: x, cy: y, r: 11, class: "ring", "pointer-events": "none"}, layer);
@@ -144,6 +161,46 @@ Board.prototype.update = function (maze, state) {
   this.layer = layer;
   this.litLayer = lit;
 };
+
+// Ring one cell for a moment (a step button under the finger or the mouse).
+Board.prototype.mark = function (cell) {
+  if (this.marked) this.marked.remove();
+  this.marked = null;
+  const r = cell == null || !this.drawn ? null : this.drawn.cells[cell];
+  if (!r) return;
+  this.marked = svgEl("rect", {x: +r.getAttribute("x") + 2, y: +r.getAttribute("y") + 2, width: CELL - 4,
+                               height: CELL - 4, rx: 4, class: "named pointed", "data-cell": cell,
+                               "pointer-events": "none"}, this.drawn.svg);
+};
+
+// The cells a message names ("put Red back on D11"), to ring them on the maze.
+function namedCells(texts, width, height) {
+  const cells = new Set();
+  for (const text of texts) {
+    for (const m of String(text || "").matchAll(/\b([A-Z])(\d{1,2})\b/g)) {
+      const col = m[1].charCodeAt(0) - 65, row = parseInt(m[2], 10) - 1;
+      if (col < width && row >= 0 && row < height) cells.add(row * width + col);
+    }
+  }
+  return [...cells];
+}
+
+// What a page's messages name now: guidance, the error, the take-back notice, a catch.
+function messageCells(maze) {
+  const texts = ["guidance", "error", "notice", "caught"].map(id => $(id) && !$(id).hidden ? $(id).textContent : "");
+  return namedCells(texts, maze.width, maze.height);
+}
+
+// A new game: nothing of the old one stays on the page (dice, announcements, pieces).
+function clearGame(board) {
+  for (const id of ["dice", "announced", "log", "caught", "dice-out", "steps", "actions", "pad", "hand", "aid", "takeback"]) {
+    const box = $(id);
+    if (box) box.replaceChildren();
+  }
+  if (board && board.layer) { board.layer.remove(); board.layer = null; }
+  if (board && board.litLayer) { board.litLayer.remove(); board.litLayer = null; }
+  if (board) board.mark(null);
+}
 
 Board.prototype.centre = function (cell) {
   return [(cell % this.width) * CELL + CELL / 2, Math.floor(cell / this.width) * CELL + CELL / 2];
@@ -259,3 +316,9 @@ function renderTakeback(role, what, render) {
     });
   }, {class: "secondary", id: "takeback-button"}));
 }
+
+// Forms that ask first ("Leave this seat?"): the question is in data-confirm.
+document.addEventListener("submit", ev => {
+  const question = ev.target.dataset && ev.target.dataset.confirm;
+  if (question && !confirm(question)) ev.preventDefault();
+});

@@ -15,6 +15,7 @@ function cellIndex(name, width) {
 function send(body) { return command(ROLE, body, render); }
 
 function render(data) {
+  cues.follow("seeker", data);
   renderNotice(data.notice);
   renderTakeback(ROLE, data.takeback, render);
   current = data;
@@ -36,7 +37,7 @@ function render(data) {
   }
   board.update(v.maze, {
     figures: v.positions, mummy: v.mummy, rings: v.hand.map(t => t.cell),
-    lit: moving && showHints ? v.legal_destinations : [],
+    lit: moving && showHints ? v.legal_destinations : [], named: messageCells(v.maze),
   });
   renderHand(v, me);
   renderPlayers($("players"), data);

@@ -4,12 +4,14 @@
 let board = null;
 
 function render(data) {
+  cues.follow("table", data);
   renderNotice(data.notice);
   $("guidance").textContent = data.guidance;
   const link = data.board.connected ? "Board connected" : "Board disconnected";
   $("board-link").textContent = link;
   $("board-link").className = "board-link " + (data.board.connected ? "ok" : "down");
   if (data.stage === "dealing") {
+    clearGame(board);
     $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
       el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? "cards in" : "entering cards\u2026"))));
     return;
@@ -20,7 +22,7 @@ function render(data) {
   if (!board || board.options.figures !== v.positions.length) {
     board = new Board($("board"), {figures: v.positions.length});
   }
-  board.update(v.maze, {figures: v.positions, mummy: v.mummy});
+  board.update(v.maze, {figures: v.positions, mummy: v.mummy, named: messageCells(v.maze)});
   renderDice($("dice"), v);
   $("announced").textContent = v.announced ? `${cap(v.turn_colour)} announced ${v.announced}` : "";
   renderPlayers($("players"), data);
