@@ -133,6 +133,14 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--only", nargs="*", default=None, help="sections to run")
     bench.set_defaults(func=_bench)
 
+    i18n = sub.add_parser("i18n", help="the German and English catalogs").add_subparsers(
+        title="i18n commands"
+    )
+    update = i18n.add_parser("update", help="merge every message of the code into the catalogs")
+    update.set_defaults(func=_i18n_update)
+    i18n_check = i18n.add_parser("check", help="list the messages without a translation")
+    i18n_check.set_defaults(func=_i18n_check)
+
     spot = sub.add_parser("hotspot", help="the Pi as the table's Wi-Fi access point (as root)")
     spot.add_argument("--name", help="the network name phones see")
     spot.add_argument("--password", help="8 to 63 characters")
@@ -387,3 +395,24 @@ def _run(args: argparse.Namespace) -> int:
         port=args.port,
         state=args.state_dir,
     )
+
+
+def _i18n_update(args: argparse.Namespace) -> int:
+    from companion.i18n.sources import update
+
+    missing = update()
+    for lang, ids in sorted(missing.items()):
+        print(f"{lang}: {len(ids)} to translate")
+        for text in ids:
+            print(f"  {text}")
+    return 0
+
+
+def _i18n_check(args: argparse.Namespace) -> int:
+    from companion.i18n.sources import check
+
+    missing = check()
+    for lang, ids in sorted(missing.items()):
+        for text in ids:
+            print(f"{lang}: no translation: {text}")
+    return 1 if missing else 0

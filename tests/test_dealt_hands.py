@@ -61,9 +61,12 @@ def test_a_dealt_card_plays_like_a_shuffled_one(default_maze):
     ("hands", "words"),
     [
         ((RED,), "Enter the cards of every seeker: 2 hands are needed."),
-        ((RED, ("B4", "H5", "L5", "C2", "L11")), "The red scarab card cannot be in two hands."),
+        (
+            (RED, ("B4", "H5", "L5", "C2", "L11")),
+            "The card of the red scarab cannot be in two hands.",
+        ),
         ((RED, ("D5", "B9", "L5", "C2", "L11")), "Turquoise needs one card of each colour"),
-        ((RED, ("D5", "H5", "L5", "C2")), "Turquoise needs one card of each colour: 0 yellow"),
+        ((RED, ("D5", "H5", "L5", "C2")), "Turquoise needs one card of each colour: 0 of Yellow"),
     ],
 )
 def test_wrong_hands_are_refused_in_words(default_maze, hands, words):
@@ -113,7 +116,7 @@ def test_the_service_starts_and_resumes_a_game_with_dealt_hands(tmp_path):
         assert service.game.current.hands[1] == hand(maze, BLUE)
         with pytest.raises(ServiceError, match="There is no treasure on E5"):
             service.new_game(["red", "blue"], hands=[list(RED), ["E5"]])
-        with pytest.raises(RuleError, match="Red needs one card of each colour: 2 red"):
+        with pytest.raises(RuleError, match="Red needs one card of each colour: 2 of Red"):
             service.new_game(["red", "blue"], hands=[["B4", "D5", "J4", "A1", "A11"], list(BLUE)])
     with Journal(path) as journal:
         resumed = Service(maze=maze, maze_text=text, journal=journal, board=board)

@@ -33,6 +33,7 @@ from companion.games.mummy.players import MummyBot, RandomSeekerBot
 from companion.games.mummy.record import command_to_json
 from companion.games.mummy.state import State
 from companion.games.mummy.views import visible_events
+from companion.i18n.catalog import localize
 from companion.mazes import load_maze
 from companion.service.journal import Journal
 from companion.service.loop import ServiceError
@@ -133,12 +134,12 @@ def check_mummy_sees_nothing_secret(game: Game, seed: int) -> str:
     text = answer.get_data(as_text=True)
     assert_no_secret(text)
     table = game.table
-    payload = json.dumps(mummy_payload(published, table), sort_keys=True)
+    payload = json.dumps(localize(mummy_payload(published, table), "en"), sort_keys=True)
     assert payload == json.dumps(json.loads(text), sort_keys=True)
     for twin in twins(published.state, seed):
-        assert json.dumps(mummy_payload(replace(published, state=twin), table), sort_keys=True) == (
-            payload
-        )
+        assert json.dumps(
+            localize(mummy_payload(replace(published, state=twin), table), "en"), sort_keys=True
+        ) == (payload)
     return payload
 
 

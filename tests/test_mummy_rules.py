@@ -592,8 +592,8 @@ def test_announce_only_a_face_of_the_last_roll(game2: State) -> None:
     """3. Move: "the seeker picks one of the dice of the last roll that shows 1, 2, 3, 4
     or arrow, announces it aloud"."""
     state, _ = run(game2, roll(ONE, TWO, ONE, TWO, MUMMY))
-    rejects(state, Announce(FOUR), "No die of this roll shows 4: choose one of 1, 2, 1, 2")
-    rejects(state, Announce(ARROW), "No die of this roll shows arrow")
+    rejects(state, Announce(FOUR), "No die of this roll shows 4: choose one of 1, 2, 1 and 2")
+    rejects(state, Announce(ARROW), "No die of this roll shows the arrow")
     rejects(state, Announce(MUMMY), "No die of this roll shows mummy")
     state, _ = run(state, roll(FOUR, THREE, THREE, FOUR))  # the last roll counts
     rejects(state, Announce(ONE), "No die of this roll shows 1")

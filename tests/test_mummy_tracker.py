@@ -43,7 +43,7 @@ def test_lifting_the_moving_figure_lights_its_cell(board, moving):
     j = judge(moving, occupied, board, hints=True)
     assert j.matches and j.lifted == {board.camp[0]}
     assert j.hints == {moving.maze.start[0].cell}
-    assert j.message == "Put Red down 1 step from camp slot 1."
+    assert str(j.message) == "Put Red down 1 step from camp slot 1."
 
 
 def test_a_legal_placement_becomes_the_move(board, moving):
@@ -61,19 +61,19 @@ def test_an_illegal_placement_says_why_and_changes_nothing(board, moving):
     assert j.command is None and not j.matches
     assert j.errors == {far}
     assert j.hints == {moving.maze.start[0].cell}
-    assert j.message.startswith("Red may not stop on A1: A1 is not exactly 1 step from")
+    assert str(j.message).startswith("Red may not stop on A1: A1 is not exactly 1 step from")
 
 
 def test_a_figure_put_back_is_waiting_again(board, moving):
     j = judge(moving, home(board, moving), board)
-    assert j.matches and not j.lifted and j.message == "Move Red 1 step."
+    assert j.matches and not j.lifted and str(j.message) == "Move Red 1 step."
 
 
 def test_the_wrong_figure_lifted_is_a_restore(board, moving):
     occupied = home(board, moving) - {board.camp[1]}
     j = judge(moving, occupied, board)
     assert not j.matches and j.missing == {board.camp[1]}
-    assert "put Turquoise back on camp slot 2" in j.message
+    assert "put Turquoise back on camp slot 2" in str(j.message)
 
 
 def test_two_hands_at_once_is_a_restore(board, moving):
@@ -89,7 +89,9 @@ def test_a_knocked_figure_outside_a_move_is_a_restore(default_maze, board):
     occupied = (home(board, state) - {board.camp[2]}) | {40}
     j = judge(state, occupied, board)
     assert not j.matches
-    assert j.message == "Restore the board: put Blue back on camp slot 3; take the figure off E4."
+    assert (
+        str(j.message) == "Restore the board: put Blue back on camp slot 3; take the figure off E4."
+    )
 
 
 def test_a_caught_figure_must_go_to_the_sarcophagus(default_maze, board):
@@ -100,13 +102,13 @@ def test_a_caught_figure_must_go_to_the_sarcophagus(default_maze, board):
     j = judge(caught, occupied, board)
     assert not j.matches
     assert j.missing == {board.sarcophagus[0]} and j.unexpected == {cell}
-    assert "Red was caught: put the figure into the sarcophagus" in j.message
+    assert "Red was caught: put the figure into the sarcophagus" in str(j.message)
 
 
 def test_stray_figures_on_several_slots_read_as_a_list():
     state, _ = new_game(setup_for(load_maze(None)[0], 4, 1))
     board = BoardMap.for_board(144, 4, 4)
-    assert _places(board, state, frozenset({146, 147})) == "camp slots 3 and 4"
-    assert _places(board, state, frozenset({3, 146, 150})) == (
+    assert str(_places(board, state, frozenset({146, 147}))) == "camp slots 3 and 4"
+    assert str(_places(board, state, frozenset({3, 146, 150}))) == (
         "D1, camp slot 3 and sarcophagus slot 3"
     )

@@ -331,7 +331,7 @@ def test_a_seeker_turn_through_the_api(table):
     res = red.post("/api/seeker/command", json={"cmd": "announce", "face": face})
     assert res.status_code == 200, res.json
     state = res.json["state"]
-    assert state["guidance"].startswith("Move red ")
+    assert state["guidance"].startswith("Move Red ")
     assert state["view"]["legal_destinations"]
     res = red.post("/api/seeker/command", json={"cmd": "move", "to": "F12"})
     assert res.status_code == 400 and "Move the figure on the board" in error(res)
@@ -422,7 +422,7 @@ def test_physical_cards_are_entered_before_the_first_turn(table):
     assert res.status_code == 400 and error(res).startswith("Enter your mission cards first")
     res = red.post("/api/seeker/cards", json={"cards": ["B4", "D5", "J4", "A1", "A11"]})
     assert res.status_code == 400
-    assert error(res) == "Enter one card of each colour: 2 red chosen."
+    assert error(res) == "Enter one card of each colour: 2 of Red chosen."
     assert red.post("/api/seeker/cards", json={"cards": RED_HAND}).status_code == 200
     waiting = mummy.get("/api/mummy/state").json
     assert waiting["stage"] == "dealing" and waiting["ready"] == [True, False]

@@ -101,7 +101,7 @@ def test_an_illegal_placement_changes_nothing_until_corrected(app):
     board.place(wrong)
     wait_until(lambda: app.service.published.judgement.errors == {wrong})
     judgement = app.service.published.judgement
-    assert "Red may not stop on F12" in judgement.message
+    assert "Red may not stop on F12" in str(judgement.message)
     assert judgement.hints  # the legal cells are shown
     time.sleep(0.2)
     assert app.service.game.current.phase is Phase.SEEKER_MOVING
@@ -124,7 +124,7 @@ def test_a_pause_on_a_legal_cell_then_another_cell_moves_where_the_figure_ends(a
     wait_until(lambda: moved(app))  # the pause was long enough to count as a move
     assert app.service.game.current.positions[0] == first
     board.lift(first)
-    wait_until(lambda: "Put Red down" in (app.service.published.judgement.message or ""))
+    wait_until(lambda: "Put Red down" in (str(app.service.published.judgement.message) or ""))
     board.place(final)
     wait_until(lambda: app.service.game.current.positions[0] == final)
     judgement = app.service.published.judgement
@@ -148,7 +148,7 @@ def test_a_move_cannot_be_replaced_once_the_next_player_has_acted(app):
     wait_until(lambda: not app.service.published.judgement.matches)
     time.sleep(0.2)
     assert app.service.game.current.positions[0] == first
-    assert "put Red back on" in app.service.published.judgement.message
+    assert "put Red back on" in str(app.service.published.judgement.message)
 
 
 def test_a_replaced_move_survives_a_restart(tmp_path):
@@ -227,7 +227,7 @@ def test_two_hands_at_once_ask_for_a_restore_and_block_the_game(app):
     wait_until(lambda: not app.service.published.judgement.matches)
     time.sleep(0.2)
     assert app.service.game.current.phase is Phase.SEEKER_MOVING
-    assert "put Turquoise back on camp slot 2" in app.service.published.judgement.message
+    assert "put Turquoise back on camp slot 2" in str(app.service.published.judgement.message)
     board.place(home(app, 1))
     wait_until(lambda: moved(app))
 
@@ -275,7 +275,7 @@ def test_a_caught_figure_must_be_carried_to_the_sarcophagus(tmp_path):
         )
         wait_until(lambda: not service.published.judgement.matches)
         colour = setup.figures[caught].value.capitalize()
-        assert f"{colour} was caught" in service.published.judgement.message
+        assert f"{colour} was caught" in str(service.published.judgement.message)
         assert service.scene().unexpected == {catching_step.to}
         with pytest.raises(ServiceError, match="was caught"):
             service.submit(f"seeker{state.seeker}", Roll())
@@ -313,7 +313,7 @@ def test_undo_takes_back_a_move_and_asks_to_put_the_figure_back(app):
     assert state.phase is Phase.SEEKER_MOVING and state.positions[0] != entrance
     judgement = app.service.published.judgement
     assert not judgement.matches and judgement.missing == {home(app, 0)}
-    assert "put Red back on camp slot 1" in judgement.message
+    assert "put Red back on camp slot 1" in str(judgement.message)
     time.sleep(0.2)  # the figure left on the entrance is not taken as the move again
     assert app.service.game.current.phase is Phase.SEEKER_MOVING
     assert app.service.undo()  # a second undo takes back the announcement

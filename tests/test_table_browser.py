@@ -49,7 +49,7 @@ def seats(server: Server, browser: Any) -> dict[str, Any]:
         for li in host.locator("#seats li").all()
     }
     put_figures_in_the_camp(server, 2)
-    pages = {"host": host}
+    pages: dict[str, Any] = {"host": host, "codes": codes}
     for seat, label in [
         ("seeker0", "Seeker Red"),
         ("seeker1", "Seeker Blue"),
@@ -126,7 +126,7 @@ def test_a_seat_takes_back_its_own_move_after_a_confirmation(
     shot(table, "table-takeback")
     server.toggle(at)
     server.toggle(CAMP)
-    expect(red.locator("#guidance")).to_contain_text("Move red 3 cells on the board")
+    expect(red.locator("#guidance")).to_contain_text("Move Red 3 cells on the board")
     expect(red.locator("#takeback-button")).to_contain_text("Take back: announced 3")
     red.remove_listener("dialog", answer)
 
@@ -162,7 +162,7 @@ def test_cues_for_the_seats_own_turn_and_a_mute_that_is_remembered(
     expect = sync_api.expect
     red, blue = seats["seeker0"], seats["seeker1"]
     blue.evaluate("window.cueLog.length = 0")
-    expect(red.locator("#guidance")).to_contain_text("Move red 3 cells on the board")
+    expect(red.locator("#guidance")).to_contain_text("Move Red 3 cells on the board")
     target = red.evaluate("fetch('/api/seeker/state').then(r => r.json())")["view"][
         "legal_destinations"
     ][0]
@@ -208,3 +208,30 @@ def test_a_lost_connection_is_said_in_words(seats: dict[str, Any]) -> None:
         assert "Failed to fetch" not in blue.locator("#error").inner_text()
     finally:
         blue.unroute("**/api/seeker/command")
+
+
+def test_the_page_in_german_from_the_phone_and_switched_to_english(
+    server: Server, seats: dict[str, Any], browser: Any
+) -> None:
+    """A German phone gets the table screen in German; the switch turns it English and the
+    choice is remembered."""
+    expect = sync_api.expect
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    page.goto(f"{server.url}/join/{seats['codes']['table']}")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.get_by_role("button", name=re.compile("Den Platz Tischanzeige übernehmen")).click()
+    expect(page).to_have_url(server.url + "/table")
+    expect(page.locator("#guidance")).to_contain_text("ist am Zug")
+    expect(page.locator("h2").first).to_have_text("Würfel")
+    expect(page.locator("#log")).to_contain_text("würfelt")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#guidance")).to_contain_text("turn")
+    expect(page.locator("h2").first).to_have_text("Dice")
+    expect(page.locator("#log")).to_contain_text("rolls")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    shot(page, "table-english")
+    context.close()

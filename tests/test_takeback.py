@@ -53,8 +53,8 @@ def test_a_seeker_takes_back_a_move_and_is_told_where_to_put_the_figure(app):
     state = app.service.game.current
     assert state.phase is Phase.SEEKER_MOVING and state.positions[0] == state.maze.start_node
     published = app.service.published
-    assert "put Red back on camp slot 1" in published.judgement.message
-    assert f"take the figure off {name}" in published.judgement.message
+    assert "put Red back on camp slot 1" in str(published.judgement.message)
+    assert f"take the figure off {name}" in str(published.judgement.message)
     assert table_payload(published, table())["notice"]["text"] == f"Red took back: moved to {name}"
     mummy = mummy_payload(published, table())["notice"]["text"]
     assert mummy == "Red took back: moved a figure" and name not in str(

@@ -214,9 +214,15 @@ class CryptService(BoardGameLoop[CryptPublished]):
         unknown = [c for c in names if c not in PLAYER_COLOURS]
         if unknown:
             offered = ", ".join(PLAYER_COLOURS)
-            raise ServiceError(f"{unknown[0]!r} is not a colour here: choose from {offered}.")
+            raise ServiceError(
+                "{unknown} is not a colour here: choose from {offered}.",
+                unknown=unknown[0],
+                offered=offered,
+            )
         if computer is not None and not 0 <= computer < players:
-            raise ServiceError(f"The computer plays one of the players 1 to {players}.")
+            raise ServiceError(
+                "The computer plays one of the players 1 to {players}.", players=players
+            )
         if seed is None:  # the computer's tie-breaks differ from game to game
             seed = int.from_bytes(os.urandom(4), "little")
         setup = make_setup(players, first_player, seed=seed, colours=names)
@@ -408,7 +414,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
         colours = state.setup.colours
         if state.to_move == self.game.computer:
             raise ServiceError(
-                f"It is {name(colours, state.to_move)}'s turn: the computer is playing."
+                "It is {name}'s turn: the computer is playing.", name=name(colours, state.to_move)
             )
         if isinstance(command, Move):
             raise ServiceError("Move your meeple on the board: the sensors see where it goes.")
@@ -417,13 +423,15 @@ class CryptService(BoardGameLoop[CryptPublished]):
             raise ServiceError(judgement.message or "Put the board right first.")
         if judgement.touch is not None:
             raise ServiceError(
-                f"A magnet rests on {square_name(judgement.touch)}: lift it first "
-                "(that places the cube there)."
+                "A magnet rests on {square}: lift it first (that places the cube there).",
+                square=square_name(judgement.touch),
             )
         if judgement.lifted:
             start = square_name(state.meeples[state.to_move])
             raise ServiceError(
-                f"Put {name(colours, state.to_move)}'s meeple back on {start} first."
+                "Put {name}'s meeple back on {start} first.",
+                name=name(colours, state.to_move),
+                start=start,
             )
 
     def _undo(self) -> bool:

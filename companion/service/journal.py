@@ -28,6 +28,7 @@ from typing import Any
 from companion.closing import Closing
 from companion.errors import StartupError
 from companion.games.records import RecordError, parse_json
+from companion.i18n import Msg, msg
 
 from .loop import RetryLater
 
@@ -91,19 +92,23 @@ def _unusable(path: Path, why: str) -> JournalError:
     )
 
 
-def _write_failure(exc: sqlite3.Error) -> str:
+def _write_failure(exc: sqlite3.Error) -> Msg:
     """A failed write in words for players (it changed nothing)."""
     text = str(exc).lower()
     if "full" in text:
-        return (
+        return msg(
             "The Pi's storage is full: nothing was lost, but this was not saved."
             " Free some space, then try again."
         )
     if "locked" in text or "busy" in text:
-        return "The journal is locked by another program: nothing was lost. Try again in a moment."
+        return msg(
+            "The journal is locked by another program: nothing was lost. Try again in a moment."
+        )
     if "readonly" in text or "read-only" in text:
-        return "The journal has become read-only: nothing was lost, but this was not saved."
-    return f"The journal could not be written ({exc}): nothing was lost. Try again."
+        return msg("The journal has become read-only: nothing was lost, but this was not saved.")
+    return msg(
+        "The journal could not be written ({error}): nothing was lost. Try again.", error=str(exc)
+    )
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,7 @@ class Journal(Closing):
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         #: The last write that failed (a message for the host), None once writes work.
-        self.problem: str | None = None
+        self.problem: Msg | None = None
         #: Games resumed only in part, or not at all, since start-up.
         self.notes: list[ResumeNote] = []
         if self.path != ":memory:":

@@ -18,14 +18,15 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.board.debounce import OccupancyChange
 from companion.closing import Closing
+from companion.i18n import MessageError
 
 log = logging.getLogger(__name__)
 
 P = TypeVar("P")
 
 
-class ServiceError(ValueError):
-    """A request the service refuses; the message is for players."""
+class ServiceError(MessageError):
+    """A request the service refuses; the message is for players (any language)."""
 
 
 class RetryLater(ServiceError):
@@ -176,7 +177,7 @@ class GameLoop(Closing, Generic[P]):
             request.error = exc
         except Exception as exc:  # one bad request must not kill the loop
             log.exception("%s request %s failed", self.loop_name, request.kind)
-            request.error = ServiceError(f"Something went wrong: {exc}")
+            request.error = ServiceError("Something went wrong: {exc}", exc=str(exc))
         finally:
             request.done.set()
 

@@ -24,6 +24,7 @@ from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
 from companion.games.mummy.takeback import Action, describe, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
+from companion.i18n import Msg, msg, word
 
 from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
@@ -320,7 +321,7 @@ class Service(BoardGameLoop[Published]):
             raise ServiceError("It is the mummy's turn.")
         if role.startswith("seeker") and not state.is_over and role != f"seeker{state.seeker}":
             colour = state.setup.figures[state.figure].value.capitalize()
-            raise ServiceError(f"It is {colour}'s turn.")
+            raise ServiceError("It is {colour}'s turn.", colour=colour)
         # A number move back to its own cell looks like no move to the sensors, so the
         # seeker says it on the phone; every other move is seen on the board.
         if (
@@ -456,7 +457,7 @@ class Service(BoardGameLoop[Published]):
         if published.paused is not None:
             waiting = paused_words(published.paused)
         elif not published.board_connected:
-            waiting = "The board is disconnected: the game waits until it is back."
+            waiting = msg("The board is disconnected: the game waits until it is back.")
         if waiting is not None:
             judgement = replace(published.judgement, matches=False, command=None, message=waiting)
             published = replace(published, judgement=judgement)
@@ -475,10 +476,10 @@ class Service(BoardGameLoop[Published]):
             try:
                 cell = parse_cell_name(str(name), self.maze.width, self.maze.height)
             except ValueError as exc:
-                raise ServiceError(f"{name} is not a cell of the maze.") from exc
+                raise ServiceError("{name} is not a cell of the maze.", name=name) from exc
             treasure = self.maze.treasure_at(cell)
             if treasure is None:
-                raise ServiceError(f"There is no treasure on {name}.")
+                raise ServiceError("There is no treasure on {name}.", name=name)
             hand.append(treasure)
         return tuple(hand)
 
@@ -490,12 +491,12 @@ class Replacement:
     move: Move
 
 
-def paused_words(by: str) -> str:
+def paused_words(by: str) -> Msg:
     """What every page says while the game is paused (``by``: the game on the board)."""
-    name = GAME_NAMES.get(by, by)
-    return (
-        f"The game is paused: the board plays {name}. "
-        "The host gives the board back on the host page, and the game goes on."
+    return msg(
+        "The game is paused: the board plays {name}. "
+        "The host gives the board back on the host page, and the game goes on.",
+        name=word(GAME_NAMES.get(by, by)),
     )
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from companion.games.mummy.commands import Move
+from companion.games.mummy.dice import Face
 from companion.games.mummy.maze import mask_cells
 from companion.games.mummy.moves import why_not
 from companion.games.mummy.state import Phase, State
-from companion.words import figures, joined
+from companion.games.mummy.words import colour_word
+from companion.i18n import N_, Msg, counted, joined, msg, word
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,12 @@ class BoardMap:
                 out[figure] = position
         return out
 
-    def name(self, position: int, state: State) -> str:
+    def name(self, position: int, state: State) -> Msg:
         if position < self.cells:
-            return state.maze.cell_name(position)
+            return word(state.maze.cell_name(position))
         if position in self.camp:
-            return f"camp slot {self.camp.index(position) + 1}"
-        return f"sarcophagus slot {self.sarcophagus.index(position) + 1}"
+            return msg("camp slot {n}", n=self.camp.index(position) + 1)
+        return msg("sarcophagus slot {n}", n=self.sarcophagus.index(position) + 1)
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Judgement:
     missing: frozenset[int] = field(default_factory=frozenset)
     unexpected: frozenset[int] = field(default_factory=frozenset)
     #: What the players should do, in their words (None: nothing to say).
-    message: str | None = None
+    message: Msg | None = None
     #: The command replaces the seeker's last move (the figure moved on before the
     #: turn ended): it is applied to the state before that move.
     replaces: bool = False
@@ -125,20 +127,25 @@ def judge(
     if placements and state.phase is Phase.SEEKER_MOVING and state.announced is not None:
         figure = state.figure
         home = expected[figure]
-        colour = colours[figure].value.capitalize()
+        colour = colour_word(colours[figure])
         targets = frozenset(mask_cells(state.targets))
         face = state.announced
-        if face.label == "arrow":
-            steps = "with the arrow"
+        if face is Face.ARROW:
+            steps = msg("with the arrow")
         else:
-            steps = f"{face.label} step" + ("" if face.label == "1" else "s")
+            steps = counted(int(face), "{n} step", "{n} steps")
         if not gone and not extra:
-            return Judgement(message=f"Move {colour} {steps}.")
+            return Judgement(message=msg("Move {colour} {steps}.", colour=colour, steps=steps))
         if gone == {home} and not extra:
             return Judgement(
                 lifted=frozenset({home}),
                 hints=targets if hints else frozenset(),
-                message=f"Put {colour} down {steps} from {board.name(home, state)}.",
+                message=msg(
+                    "Put {colour} down {steps} from {place}.",
+                    colour=colour,
+                    steps=steps,
+                    place=board.name(home, state),
+                ),
             )
         if gone == {home} and len(extra) == 1:
             (dest,) = extra
@@ -147,14 +154,19 @@ def judge(
             reason = (
                 why_not(state, figure, face, dest)
                 if dest < board.cells
-                else "No figure may move onto the start field or into the sarcophagus."
+                else msg("No figure may move onto the start field or into the sarcophagus.")
             )
             return Judgement(
                 matches=False,
                 lifted=frozenset({home}),
                 errors=frozenset({dest}),
                 hints=targets,
-                message=f"{colour} may not stop on {board.name(dest, state)}: {reason}",
+                message=msg(
+                    "{colour} may not stop on {place}: {reason}",
+                    colour=colour,
+                    place=board.name(dest, state),
+                    reason=reason,
+                ),
             )
     if not gone and not extra:
         return Judgement()
@@ -173,31 +185,50 @@ def _restore_message(
     expected: dict[int, int],
     gone: frozenset[int],
     extra: frozenset[int],
-) -> str:
+) -> Msg:
     colours = state.setup.figures
-    parts = []
+    parts: list[Msg] = []
     for figure, position in sorted(expected.items()):
         if position in gone:
-            colour = colours[figure].value.capitalize()
+            colour = colour_word(colours[figure])
             if (
                 position in board.sarcophagus
                 and state.maze.is_cell(state.mummy)
                 and (state.mummy in extra)
             ):
-                parts.append(f"{colour} was caught: put the figure into the sarcophagus")
+                parts.append(
+                    msg("{colour} was caught: put the figure into the sarcophagus", colour=colour)
+                )
             else:
-                parts.append(f"put {colour} back on {board.name(position, state)}")
+                parts.append(
+                    msg(
+                        "put {colour} back on {place}",
+                        colour=colour,
+                        place=board.name(position, state),
+                    )
+                )
     if extra:
-        parts.append(f"take {figures(len(extra))} off {_places(board, state, extra)}")
-    text = "; ".join(parts)
-    return f"Restore the board: {text}."
+        places = _places(board, state, extra)
+        if len(extra) == 1:
+            parts.append(msg("take the figure off {places}", places=places))
+        else:
+            parts.append(msg("take the figures off {places}", places=places))
+    text = parts[0]
+    for part in parts[1:]:
+        text = msg("{a}; {b}", a=text, b=part)
+    return msg("Restore the board: {what}.", what=text)
 
 
-def _places(board: BoardMap, state: State, positions: frozenset[int]) -> str:
+def _places(board: BoardMap, state: State, positions: frozenset[int]) -> Msg:
     """Board places as a list in words: "D11, camp slots 3 and 4"."""
-    cells = [board.name(p, state) for p in sorted(positions) if p < board.cells]
-    for word, slots in (("camp slot", board.camp), ("sarcophagus slot", board.sarcophagus)):
-        numbers = [str(slots.index(p) + 1) for p in sorted(positions) if p in slots]
+    places: list[Msg] = [board.name(p, state) for p in sorted(positions) if p < board.cells]
+    for one, many, slots in (
+        (N_("camp slot {n}"), N_("camp slots {n}"), board.camp),
+        (N_("sarcophagus slot {n}"), N_("sarcophagus slots {n}"), board.sarcophagus),
+    ):
+        numbers: list[Msg | str] = [
+            str(slots.index(p) + 1) for p in sorted(positions) if p in slots
+        ]
         if numbers:
-            cells.append(f"{word}{'s' if len(numbers) > 1 else ''} {joined(numbers)}")
-    return joined(cells)
+            places.append(msg(one if len(numbers) == 1 else many, n=joined(numbers)))
+    return joined(places)

@@ -11,13 +11,19 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
+from companion.i18n import N_
+
 GAME_MODULES = {
     "lootnrun": "companion.service.lootnrun_service",
     "crypt": "companion.service.crypt_service",
 }
 
 #: Every game the board can play, as the pages name it in a sentence.
-GAME_NAMES = {"mummy": "the mummy maze", "lootnrun": "Loot N Run", "crypt": "Into the Crypt"}
+GAME_NAMES = {
+    "mummy": N_("the mummy maze"),
+    "lootnrun": N_("Loot N Run"),
+    "crypt": N_("Into the Crypt"),
+}
 
 
 def game_factories() -> dict[str, Callable[..., Any]]:

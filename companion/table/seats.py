@@ -30,6 +30,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import MessageError
+
 log = logging.getLogger(__name__)
 
 #: Letters and digits nobody mistakes for another (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
@@ -116,18 +118,18 @@ class TableOptions:
         dice = str(data.get("dice", "virtual"))
         cards = str(data.get("cards", "digital"))
         if dice not in ("virtual", "physical"):
-            raise ValueError("Dice are virtual or physical.")
+            raise MessageError("Dice are virtual or physical.")
         if cards not in ("digital", "physical"):
-            raise ValueError("Mission cards are digital or physical.")
+            raise MessageError("Mission cards are digital or physical.")
         computer = str(data.get("computer", "") or "")
         if computer not in ("", "easy", "normal", "hard"):
-            raise ValueError("The computer mummy plays easy, normal or hard.")
+            raise MessageError("The computer mummy plays easy, normal or hard.")
         try:
             pace = float(data.get("pace", 0.5))
         except (TypeError, ValueError):
-            raise ValueError("The computer mummy's pace is seconds a step, like 0.5.") from None
+            raise MessageError("The computer mummy's pace is seconds a step, like 0.5.") from None
         if not 0 <= pace <= 5:
-            raise ValueError("The computer mummy's pace is 0 to 5 seconds a step.")
+            raise MessageError("The computer mummy's pace is 0 to 5 seconds a step.")
         return cls(
             dice=dice,
             cards=cards,
@@ -221,12 +223,12 @@ class Table:
 def check_colours(colours: list[str]) -> list[str]:
     """The seekers' colours in turn order, or ValueError in player words."""
     if not 1 <= len(colours) <= 4:
-        raise ValueError("Choose 1 to 4 seekers.")
+        raise MessageError("Choose 1 to 4 seekers.")
     for colour in colours:
         if colour not in SEEKER_COLOURS:
-            raise ValueError(f"{colour} is not a seeker colour.")
+            raise MessageError("{colour} is not a seeker colour.", colour=colour)
     if len(set(colours)) != len(colours):
-        raise ValueError("Every seeker needs a colour of their own.")
+        raise MessageError("Every seeker needs a colour of their own.")
     return list(colours)
 
 

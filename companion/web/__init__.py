@@ -37,8 +37,11 @@ def create_app(
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import contract, doors, health, sim
+    from . import contract, doors, favicon, health, language, rules, sim
 
+    language.init_app(app)
+    favicon.init_app(app)
+    rules.init_app(app)
     doors.init_app(app)
     contract.init_app(app)
     app.register_blueprint(health.bp)

@@ -27,6 +27,7 @@ from flask import (
     session,
 )
 
+from companion.i18n import MessageError
 from companion.service.registry import GAME_NAMES
 from companion.table.doors import Action, Game, may, may_give_board
 from companion.table.seats import Seats
@@ -37,7 +38,7 @@ from .context import hub, service
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-class BoardRefused(ValueError):
+class BoardRefused(MessageError):
     """The board cannot change hands now; the message says why, in player words."""
 
 
@@ -162,7 +163,9 @@ def give_board(game: str, *, pause: bool = False) -> None:
         raise BoardRefused("There is no board on this companion.")
     if game not in games.services:
         known = ", ".join(sorted(games.services))
-        raise BoardRefused(f"There is no game {game!r} here: choose one of {known}.")
+        raise BoardRefused(
+            "There is no game {game} here: choose one of {known}.", game=game, known=known
+        )
     if not may_give_board(is_host()):
         raise BoardRefused("Only the host gives the board to another game: open the host page.")
     if game == games.active:
@@ -170,8 +173,9 @@ def give_board(game: str, *, pause: bool = False) -> None:
     if maze_running() and not pause:
         name = GAME_NAMES.get(game, game)
         raise BoardRefused(
-            f"A maze game is on the board: giving the board to {name} pauses it. "
-            "Do it on the host page, which asks first."
+            "A maze game is on the board: giving the board to {name} pauses it. Do it on the "
+            "host page, which asks first.",
+            name=name,
         )
     games.activate(game)
 

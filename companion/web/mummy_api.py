@@ -19,6 +19,9 @@ from companion.games.mummy.commands import Command, Roll, RollMummyDie
 from companion.games.mummy.engine import RuleError
 from companion.games.mummy.maze import Colour
 from companion.games.mummy.record import command_from_json
+from companion.games.mummy.words import colour_word, treasure_word
+from companion.i18n import N_, MessageError, Msg, counted, msg, word
+from companion.i18n.catalog import localize
 from companion.service.journal import journal_report
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import Published
@@ -40,6 +43,7 @@ from .contract import (
     obj,
     one_of,
 )
+from .language import current_language, message_of
 from .payloads import (
     Payload,
     mummy_payload,
@@ -246,7 +250,7 @@ def seeker_cards() -> ResponseReturnValue:
                     _start_dealt_game(table)
         except (RuleError, ServiceError, ValueError) as exc:
             table.hands.pop(seat, None)
-            abort(400, str(exc))
+            abort(400, message_of(exc))
         finally:
             store.save()
             store.bump()
@@ -296,7 +300,7 @@ def host_game() -> ResponseReturnValue:
         colours = check_colours(data["colours"])
         options = TableOptions.from_json(data)
     except ValueError as exc:
-        abort(400, str(exc))
+        abort(400, message_of(exc))
     svc = service()
     with store.lock:
         table = store.table
@@ -308,7 +312,7 @@ def host_game() -> ResponseReturnValue:
                 colours, mummy_moves_exactly=options.exact, mummy_sees_treasures=options.treasures
             )
         except (RuleError, ServiceError) as exc:
-            abort(400, str(exc))
+            abort(400, message_of(exc))
         table.dealing = options.cards == "physical"
         table.hands = {}
         table.recheck = []
@@ -353,7 +357,7 @@ def host_undo() -> ResponseReturnValue:
     try:
         undone = service().undo()
     except ServiceError as exc:
-        abort(400, str(exc))
+        abort(400, message_of(exc))
     return jsonify({"undone": undone, **host_status()})
 
 
@@ -370,7 +374,7 @@ def host_board() -> ResponseReturnValue:
     try:
         doors.give_board(data["game"], pause=data.get("pause", False))
     except doors.BoardRefused as exc:
-        abort(409, str(exc))
+        abort(409, message_of(exc))
     return jsonify(host_status())
 
 
@@ -394,7 +398,7 @@ def host_journal_export(game_id: int) -> ResponseReturnValue:
     try:
         text = service().journal.export(game_id)
     except KeyError:
-        abort(404, f"There is no game {game_id} in the journal.")
+        abort(404, msg("There is no game {game} in the journal.", game=game_id))
     return Response(
         text,
         mimetype="application/jsonl",
@@ -456,11 +460,14 @@ def host_status() -> Payload:
     return status
 
 
-def seat_name(seat: str, names: list[str]) -> str:
+SEAT_NAMES = {"mummy": N_("Mummy"), "table": N_("Table screen"), "watch": N_("Watching")}
+
+
+def seat_name(seat: str, names: list[Msg]) -> Msg:
     if seat.startswith("seeker"):
         index = _index(seat)
-        return f"Seeker {names[index]}" if index < len(names) else seat
-    return {"mummy": "Mummy", "table": "Table screen", "watch": "Watching"}[seat]
+        return msg("Seeker {name}", name=names[index]) if index < len(names) else word(seat)
+    return word(SEAT_NAMES[seat])
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -478,12 +485,12 @@ def _submit(
     try:
         command = command_from_json(data, svc.maze)
     except (ValueError, TypeError) as exc:
-        abort(400, f"That is not a command the game knows: {exc}.")
+        abort(400, msg("That is not a command the game knows: {error}.", error=str(exc)))
     _check_dice_mode(command, table)
     try:
         svc.submit(role, command)
     except (RuleError, ServiceError) as exc:
-        return jsonify({"error": str(exc), "state": make(svc.published)}), 400
+        return jsonify({"error": message_of(exc), "state": make(svc.published)}), 400
     return jsonify({"ok": True, "state": make(svc.published)})
 
 
@@ -493,7 +500,7 @@ def _take_back(seat: str, make: Callable[[Published], Payload]) -> ResponseRetur
     try:
         svc.take_back(seat)
     except ServiceError as exc:
-        return jsonify({"error": str(exc), "state": make(svc.published)}), 400
+        return jsonify({"error": message_of(exc), "state": make(svc.published)}), 400
     return jsonify({"ok": True, "state": make(svc.published)})
 
 
@@ -523,15 +530,21 @@ def _check_hand(table: Table, cards: list[str]) -> list[str]:
     for cell in cards:
         treasure = names.get(cell.strip().upper())
         if treasure is None:
-            raise ValueError(f"There is no treasure on {cell}.")
+            raise MessageError("There is no treasure on {cell}.", cell=cell)
         if treasure in chosen:
-            raise ValueError(f"The {treasure.title} card was entered twice.")
+            raise MessageError(
+                "The card of the {treasure} was entered twice.", treasure=treasure_word(treasure)
+            )
         chosen.append(treasure)
     for colour in Colour:
         count = sum(1 for t in chosen if t.colour is colour)
         if count != per_colour:
-            want = "one card" if per_colour == 1 else "two cards"
-            raise ValueError(f"Enter {want} of each colour: {count} {colour.value} chosen.")
+            raise MessageError(
+                "Enter {want} of each colour: {count} of {colour} chosen.",
+                want=counted(per_colour, "one card", "{n} cards"),
+                count=count,
+                colour=colour_word(colour),
+            )
     return [maze.cell_name(t.cell) for t in chosen]
 
 
@@ -572,6 +585,7 @@ def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
     svc = service()
     store = seats()
     cookie = dict(session.get("seat") or {})
+    lang = current_language()  # the stream outlives its request: the language is kept
     once = Once()
     last = ""
     seen = (-1, -1)
@@ -588,7 +602,7 @@ def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
         table = store.table
         if store.seat_of(cookie) != seat or table is None:
             return 'data: {"stale": true}\n\n', False
-        payload = make(published, table)
+        payload = localize(make(published, table), lang)
         text = json.dumps(payload)
         if text == last:
             return "", True

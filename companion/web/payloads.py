@@ -31,7 +31,7 @@ from companion.games.mummy.events import (
     TurnLost,
     TurnStarted,
 )
-from companion.games.mummy.maze import Maze
+from companion.games.mummy.maze import Maze, Treasure
 from companion.games.mummy.state import MummyMoveKind, Phase, Setup, State, Winner
 from companion.games.mummy.views import (
     maze_view,
@@ -40,6 +40,8 @@ from companion.games.mummy.views import (
     table_view,
     visible_events,
 )
+from companion.games.mummy.words import colour_word, face_word, treasure_word
+from companion.i18n import N_, Msg, counted, joined, msg, word
 from companion.service.mummy_service import Published
 from companion.table.seats import Table
 
@@ -67,9 +69,9 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
     if published.paused is not None:
         board["message"] = published.judgement.message
     elif not published.board_connected:
-        board["message"] = "The board is disconnected: the game waits until it is back."
+        board["message"] = msg("The board is disconnected: the game waits until it is back.")
     elif not ok:
-        board["message"] = "The seekers are putting the board right."
+        board["message"] = msg("The seekers are putting the board right.")
     payload = {
         "role": "mummy",
         "stage": "playing",
@@ -106,7 +108,9 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "names": seeker_names(state.setup),
         "view": view,
         "my_turn": mine,
-        "playable": None if card is None else {"name": card.title, "cell": _cell(state, card.cell)},
+        "playable": None
+        if card is None
+        else {"name": treasure_word(card), "cell": _cell(state, card.cell)},
         "stay": _stay(state) if mine else None,
         "board": _board(published),
         "guidance": seeker_guidance(state, seeker, published),
@@ -158,9 +162,10 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
         "stage": "dealing",
         "names": names,
         "ready": [f"seeker{i}" in table.hands for i in range(len(names))],
-        "guidance": "The seekers are entering the mission cards they drew: "
-        + ", ".join(waiting)
-        + " still to do.",
+        "guidance": msg(
+            "The seekers are entering the mission cards they drew: {waiting} still to do.",
+            waiting=joined(waiting),
+        ),
         "board": {"connected": published.board_connected, "ok": True, "message": None},
     }
     if seat.startswith("seeker"):
@@ -169,139 +174,194 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
         payload["maze"] = maze_view(maze)
         payload["per_colour"] = state.setup.cards_per_colour
         payload["cards"] = [
-            {"cell": maze.cell_name(t.cell), "colour": t.colour.value, "name": t.name}
+            {"cell": maze.cell_name(t.cell), "colour": t.colour.value, "name": treasure_name(t)}
             for t in maze.treasures
         ]
         payload["entered"] = list(table.hands.get(seat, []))
         if seat in table.hands:
-            payload["guidance"] = "Your cards are in. " + payload["guidance"]
+            payload["guidance"] = msg("Your cards are in. {rest}", rest=payload["guidance"])
         elif seat in table.recheck:
-            payload["guidance"] = (
+            payload["guidance"] = msg(
                 "Two seekers entered the same card: everyone checks the cards they "
                 "drew and sends them again."
             )
+        elif state.setup.cards_per_colour == 1:
+            payload["guidance"] = msg("Tap the one card of each colour you drew, then send them.")
         else:
-            one = "one card" if state.setup.cards_per_colour == 1 else "two cards"
-            payload["guidance"] = f"Tap the {one} of each colour you drew, then send them."
+            payload["guidance"] = msg("Tap the two cards of each colour you drew, then send them.")
     return payload
 
 
 # -- guidance in words ---------------------------------------------------------------
 
 
-def seeker_names(setup: Setup) -> list[str]:
+def seeker_names(setup: Setup) -> list[Msg]:
     """Each seeker by their figure colours: "Red", or "Red and Turquoise" (two figures)."""
-    return [" and ".join(c.value.capitalize() for c in figs) for figs in setup.seekers]
+    return [joined([colour_word(c) for c in figs]) for figs in setup.seekers]
 
 
-def winner_text(setup: Setup, winner: Winner) -> str:
+#: The engine's reasons for a win (state data, in English) as catalog ids.
+WIN_REASONS = {
+    "played their last card": N_("played their last card"),
+    "every seeker is out": N_("every seeker is out"),
+}
+
+
+def winner_text(setup: Setup, winner: Winner) -> Msg:
     if winner.seeker is None:
-        return f"The mummy wins: it {winner.reason}."
-    return f"{seeker_names(setup)[winner.seeker]} wins: {winner.reason}."
+        if winner.reason.startswith("holds "):
+            ankhs = int(winner.reason.split()[1])
+            return msg("The mummy wins: it holds {n} ankhs.", n=ankhs)
+        return msg(
+            "The mummy wins: {reason}.", reason=word(WIN_REASONS.get(winner.reason, winner.reason))
+        )
+    return msg(
+        "{name} wins: {reason}.",
+        name=seeker_names(setup)[winner.seeker],
+        reason=word(WIN_REASONS.get(winner.reason, winner.reason)),
+    )
 
 
-def move_words(colour: str, face: Face) -> str:
-    """ "move blue 4 cells" / "move blue with the arrow ..." (without the capital)."""
+def move_words(colour: Msg, face: Face) -> Msg:
+    """ "move Blue 4 cells" / "move Blue with the arrow ..."."""
     if face is Face.ARROW:
-        return f"move {colour} with the arrow: straight on to the last free cell"
-    n = int(face)
-    return f"move {colour} {n} cell" + ("" if n == 1 else "s")
+        return msg("move {colour} with the arrow: straight on to the last free cell", colour=colour)
+    return counted(int(face), "move {colour} {n} cell", "move {colour} {n} cells", colour=colour)
 
 
-def seeker_guidance(state: State, seeker: int, published: Published) -> str:
+def seeker_guidance(state: State, seeker: int, published: Published) -> Msg:
     """What this seeker should do now, in words."""
     setup = state.setup
     if state.winner is not None:
         return winner_text(setup, state.winner)
     judgement = published.judgement
     if not published.board_connected:
-        return "The board is disconnected: the game waits until it is back."
+        return msg("The board is disconnected: the game waits until it is back.")
     if not judgement.matches and judgement.message:
-        return _restore_words(judgement.message)
+        return judgement.message
     if state.is_out(seeker):
-        return "You are out of the game: your ankhs are gone."
+        return msg("You are out of the game: your ankhs are gone.")
     if state.is_mummy_turn:
         return _mummy_turn_words(state)
-    colour = setup.figures[state.figure].value
+    colour = colour_word(setup.figures[state.figure])
     if state.seeker != seeker:
-        return f"{colour.capitalize()}'s turn."
-    with_figure = f" with {colour}" if len(setup.seekers[seeker]) > 1 else ""
+        return msg("{colour}'s turn.", colour=colour)
+    two = len(setup.seekers[seeker]) > 1
     if state.phase is Phase.SEEKER_TURN:
         if state.may_resolve and state.dice_out:
             n = state.dice_out
-            return (
-                f"Your turn{with_figure}: roll, or resolve the {n} mummy "
-                f"{'die' if n == 1 else 'dice'} (the mummy moves {n} first)."
+            if two:
+                return counted(
+                    n,
+                    "Your turn with {colour}: roll, or resolve the {n} mummy die "
+                    "(the mummy moves {n} first).",
+                    "Your turn with {colour}: roll, or resolve the {n} mummy dice "
+                    "(the mummy moves {n} first).",
+                    colour=colour,
+                )
+            return counted(
+                n,
+                "Your turn: roll, or resolve the {n} mummy die (the mummy moves {n} first).",
+                "Your turn: roll, or resolve the {n} mummy dice (the mummy moves {n} first).",
             )
-        return f"Your turn{with_figure}: roll the dice."
+        if two:
+            return msg("Your turn with {colour}: roll the dice.", colour=colour)
+        return msg("Your turn: roll the dice.")
     if state.phase is Phase.SEEKER_ROLLED:
-        return "Tap a die to announce it, or roll again."
+        return msg("Tap a die to announce it, or roll again.")
     if state.phase is Phase.SEEKER_MOVING and state.announced is not None:
-        words = move_words(colour, state.announced)
-        return words[0].upper() + words[1:] + " on the board."
+        if state.announced is Face.ARROW:
+            return msg(
+                "Move {colour} with the arrow on the board: straight on to the last free cell.",
+                colour=colour,
+            )
+        return counted(
+            int(state.announced),
+            "Move {colour} {n} cell on the board.",
+            "Move {colour} {n} cells on the board.",
+            colour=colour,
+        )
     if state.phase is Phase.SEEKER_CARD:
         card = playable_card(state)
         if card is not None:
-            return (
-                f"{colour.capitalize()} stands on the {card.title}: play the card, or end the turn."
+            return msg(
+                "{colour} stands on the {treasure}: play the card, or end the turn.",
+                colour=colour,
+                treasure=treasure_word(card),
             )
-        return "End your turn."
-    return ""
+        return msg("End your turn.")
+    return Msg("")
 
 
-def table_guidance(state: State, published: Published) -> str:
+def table_guidance(state: State, published: Published) -> Msg:
     """Whose turn it is and what happens, for the shared screen."""
     setup = state.setup
     if state.winner is not None:
         return winner_text(setup, state.winner)
     judgement = published.judgement
     if not published.board_connected:
-        return "The board is disconnected: the game waits until it is back."
+        return msg("The board is disconnected: the game waits until it is back.")
     if not judgement.matches and judgement.message:
-        return _restore_words(judgement.message)
+        return judgement.message
     if state.is_mummy_turn:
         return _mummy_turn_words(state)
-    colour = setup.figures[state.figure].value
-    name = colour.capitalize()
+    name = colour_word(setup.figures[state.figure])
     if state.phase is Phase.SEEKER_TURN:
-        return f"{name}'s turn: roll the dice."
+        return msg("{colour}'s turn: roll the dice.", colour=name)
     if state.phase is Phase.SEEKER_ROLLED:
-        return f"{name}'s turn: announce a die or roll again."
+        return msg("{colour}'s turn: announce a die or roll again.", colour=name)
     if state.phase is Phase.SEEKER_MOVING and state.announced is not None:
-        return f"{name}'s turn: {move_words(colour, state.announced)}."
-    return f"{name}'s turn: play a card or end the turn."
+        return msg("{colour}'s turn: {move}.", colour=name, move=move_words(name, state.announced))
+    return msg("{colour}'s turn: play a card or end the turn.", colour=name)
 
 
-def mummy_guidance(state: State, table: Table, board_ok: bool) -> str:
+def mummy_guidance(state: State, table: Table, board_ok: bool) -> Msg:
     setup = state.setup
     if state.winner is not None:
         return winner_text(setup, state.winner)
     if not board_ok:
-        return "The seekers are putting the board right: wait a moment."
+        return msg("The seekers are putting the board right: wait a moment.")
     if state.phase is Phase.MUMMY_ROLL:
         if table.options.dice == "physical":
-            return "Your turn: throw the mummy die and enter what it shows."
-        return "Your turn: roll the mummy die."
+            return msg("Your turn: throw the mummy die and enter what it shows.")
+        return msg("Your turn: roll the mummy die.")
     if state.phase is Phase.MUMMY_MOVING:
         n = state.steps_left
-        left = f"{n} step" + ("" if n == 1 else "s")
-        how = "" if setup.options.mummy_moves_exactly else "up to "
-        why = "" if state.mummy_move is MummyMoveKind.NORMAL else "Intermediate move: "
-        return f"{why}move {how}{left}: tap a lit cell or an arrow.".capitalize()
-    colour = setup.figures[state.figure].value.capitalize()
-    return f"{colour}'s turn."
+        exact = setup.options.mummy_moves_exactly
+        if state.mummy_move is MummyMoveKind.NORMAL:
+            if exact:
+                return counted(
+                    n,
+                    "Move {n} step: tap a lit cell or an arrow.",
+                    "Move {n} steps: tap a lit cell or an arrow.",
+                )
+            return counted(
+                n,
+                "Move up to {n} step: tap a lit cell or an arrow.",
+                "Move up to {n} steps: tap a lit cell or an arrow.",
+            )
+        if exact:
+            return counted(
+                n,
+                "Intermediate move: move {n} step: tap a lit cell or an arrow.",
+                "Intermediate move: move {n} steps: tap a lit cell or an arrow.",
+            )
+        return counted(
+            n,
+            "Intermediate move: move up to {n} step: tap a lit cell or an arrow.",
+            "Intermediate move: move up to {n} steps: tap a lit cell or an arrow.",
+        )
+    return msg("{colour}'s turn.", colour=colour_word(setup.figures[state.figure]))
 
 
-def _mummy_turn_words(state: State) -> str:
+def _mummy_turn_words(state: State) -> Msg:
     if state.phase is Phase.MUMMY_ROLL:
-        return "The mummy's turn: it rolls its die."
-    n = state.steps_left
-    return f"The mummy is moving: {n} step{'' if n == 1 else 's'} left. Watch the lights."
-
-
-def _restore_words(message: str) -> str:
-    """The tracker's restore message, with the caught case said first and plainly."""
-    return message.replace(" into the sarcophagus", " in the sarcophagus")
+        return msg("The mummy's turn: it rolls its die.")
+    return counted(
+        state.steps_left,
+        "The mummy is moving: {n} step left. Watch the lights.",
+        "The mummy is moving: {n} steps left. Watch the lights.",
+    )
 
 
 # -- the mummy's step controls -------------------------------------------------------------
@@ -334,55 +394,72 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
     names = seeker_names(setup)
     data: Payload = {"kind": event.kind}
 
-    def figure(f: int) -> str:
-        colour = setup.figures[f].value
-        data["colour"] = colour
-        return colour.capitalize()
+    def figure(f: int) -> Msg:
+        colour = setup.figures[f]
+        data["colour"] = colour.value
+        return colour_word(colour)
 
-    text = ""
+    text = Msg("")
     if isinstance(event, TurnStarted):
-        text = f"{figure(event.figure)}'s turn."
+        text = msg("{colour}'s turn.", colour=figure(event.figure))
     elif isinstance(event, MummyTurnStarted):
-        text = "The mummy's turn."
+        text = msg("The mummy's turn.")
     elif isinstance(event, Resolved):
         if event.forced:
-            text = f"Five mummies: the mummy moves {event.steps} steps."
+            text = msg("Five mummies: the mummy moves {n} steps.", n=event.steps)
         else:
-            text = f"{figure(event.figure)} resolves: the mummy moves {event.steps} steps."
+            text = msg(
+                "{colour} resolves: the mummy moves {n} steps.",
+                colour=figure(event.figure),
+                n=event.steps,
+            )
     elif isinstance(event, DiceRolled):
-        text = f"{figure(event.figure)} rolls {', '.join(f.label for f in event.faces)}."
+        text = msg(
+            "{colour} rolls {faces}.",
+            colour=figure(event.figure),
+            faces=joined([face_word(f) for f in event.faces]),
+        )
     elif isinstance(event, TurnLost):
-        text = f"{figure(event.figure)} rolled five mummies and loses the turn."
+        text = msg("{colour} rolled five mummies and loses the turn.", colour=figure(event.figure))
     elif isinstance(event, SeekerSkipped):
-        text = f"{figure(event.figure)} cannot move and is skipped."
+        text = msg("{colour} cannot move and is skipped.", colour=figure(event.figure))
     elif isinstance(event, Announced):
         data["face"] = event.face.label
-        text = f"{figure(event.figure)}: {event.face.label}"
+        text = msg("{colour}: {face}", colour=figure(event.figure), face=face_word(event.face))
     elif isinstance(event, FigureMoved):
         data["to"] = maze.cell_name(event.to)
-        text = f"{figure(event.figure)} moved to {data['to']}."
+        text = msg("{colour} moved to {cell}.", colour=figure(event.figure), cell=data["to"])
     elif isinstance(event, CardPlayed):
-        data["treasure"] = event.treasure.title
-        left = f"{event.cards_left} card" + ("" if event.cards_left == 1 else "s")
-        text = f"{figure(event.figure)} plays the {event.treasure.title} ({left} left)."
+        data["treasure"] = treasure_word(event.treasure)
+        text = counted(
+            event.cards_left,
+            "{colour} plays the {treasure} ({n} card left).",
+            "{colour} plays the {treasure} ({n} cards left).",
+            colour=figure(event.figure),
+            treasure=data["treasure"],
+        )
     elif isinstance(event, MummyDieRolled):
-        text = f"The mummy die shows {event.value}: {event.steps} steps."
+        text = msg("The mummy die shows {value}: {n} steps.", value=event.value, n=event.steps)
     elif isinstance(event, MummyMoveStarted):
-        how = "exactly" if setup.options.mummy_moves_exactly else "up to"
-        kind = "" if event.move is MummyMoveKind.NORMAL else "Intermediate move: "
-        text = f"{kind}the mummy moves {how} {event.steps} steps.".capitalize()
+        text = _mummy_move_words(event, setup.options.mummy_moves_exactly)
     elif isinstance(event, MummyMoved):
         data["to"] = maze.cell_name(event.to)
-        text = f"The mummy steps to {data['to']} ({event.steps_left} left)."
+        text = msg("The mummy steps to {cell} ({n} left).", cell=data["to"], n=event.steps_left)
     elif isinstance(event, MummyMoveEnded):
-        text = f"The mummy stops on {maze.cell_name(event.at)}."
+        text = msg("The mummy stops on {cell}.", cell=maze.cell_name(event.at))
     elif isinstance(event, SeekerCaught):
         name = figure(event.figure)
         data["at"] = maze.cell_name(event.at)
-        ankhs = f"{event.ankhs_left} ankh" + ("" if event.ankhs_left == 1 else "s")
-        text = f"The mummy caught {name} on {data['at']}! {names[event.seeker]}: {ankhs} left."
+        text = counted(
+            event.ankhs_left,
+            "The mummy caught {colour} on {cell}! {seeker}: {n} ankh left.",
+            "The mummy caught {colour} on {cell}! {seeker}: {n} ankhs left.",
+            colour=name,
+            cell=data["at"],
+            seeker=names[event.seeker],
+        )
     elif isinstance(event, SeekerOut):
-        text = f"{names[event.seeker]} is out of the game."
+        text = msg("{seeker} is out of the game.", seeker=names[event.seeker])
     elif isinstance(event, GameWon):
         text = winner_text(setup, event.winner)
     data["text"] = text
@@ -394,7 +471,7 @@ def _log(published: Published, setup: Setup, role: str) -> list[Payload]:
     return [event_json(e, setup, role) for e in events[-LOG_EVENTS:]]
 
 
-def _caught(published: Published, setup: Setup) -> list[str]:
+def _caught(published: Published, setup: Setup) -> list[Msg]:
     """Catches made by the last command (the mummy learns of a catch as it happens)."""
     if not published.log:
         return []
@@ -442,3 +519,19 @@ def _options(state: State, table: Table) -> Payload:
 
 def _cell(state: State, node: int) -> str:
     return state.maze.cell_name(node)
+
+
+def treasure_name(treasure: Treasure) -> Msg:
+    """A treasure's name without its colour, for the card list ("scarab")."""
+    return word(treasure.title)
+
+
+def _mummy_move_words(event: MummyMoveStarted, exactly: bool) -> Msg:
+    n = event.steps
+    if event.move is MummyMoveKind.NORMAL:
+        if exactly:
+            return msg("The mummy moves exactly {n} steps.", n=n)
+        return msg("The mummy moves up to {n} steps.", n=n)
+    if exactly:
+        return msg("Intermediate move: the mummy moves exactly {n} steps.", n=n)
+    return msg("Intermediate move: the mummy moves up to {n} steps.", n=n)

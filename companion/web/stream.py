@@ -15,10 +15,12 @@ from typing import Any
 
 from flask import Response, current_app, request
 
+from companion.i18n.catalog import localize
 from companion.service.mummy_service import Service
 
 from .broadcast import Broadcaster, Step, as_generator, hand_off
 from .context import hub
+from .language import current_language
 
 #: The parts of a payload sent only when they differ from what this stream last sent.
 STATIC_PARTS = (("view", "maze"), ("maze",), ("cards",))
@@ -94,6 +96,7 @@ def event_stream(
     """Send ``make(published)`` now and after every newer published version, while
     ``still_open()`` (the device may still look)."""
     version = -1 if start < 0 else start
+    lang = current_language()  # the stream outlives its request: the language is kept
 
     def step() -> tuple[str, bool]:
         nonlocal version
@@ -103,7 +106,7 @@ def event_stream(
         if published.version <= version:
             return "", True
         version = published.version
-        return event(make(published), version), True
+        return event(localize(make(published), lang), version), True
 
     def wait(seconds: float) -> None:
         service.wait_for_change(version, seconds)

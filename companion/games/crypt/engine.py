@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from companion.games.tuples import replace_at
+from companion.i18n import MessageError, counted, word
 
 from .board import (
     CORNER_SQUARES,
@@ -52,7 +53,7 @@ from .state import (
 Events = list[Event]
 
 
-class RuleError(ValueError):
+class RuleError(MessageError):
     """A command the rules do not allow; the message says why in player words."""
 
 
@@ -68,7 +69,7 @@ def make_setup(
     if players not in CUBES_PER_PLAYER:
         raise RuleError("Into the Crypt is played by 2 players, or 4 in the variant.")
     if not 0 <= first_player < players:
-        raise RuleError(f"The first player must be one of players 0 to {players - 1}.")
+        raise RuleError("The first player must be one of players 0 to {last}.", last=players - 1)
     opts = options or Options()
     cubes = CUBES_PER_PLAYER[players] if opts.cubes_per_player is None else opts.cubes_per_player
     if not 1 <= cubes * players <= 44:
@@ -122,7 +123,7 @@ def apply(state: State, command: Command) -> tuple[State, Events]:
     """Apply one command; raise RuleError and change nothing if the rules forbid it."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise RuleError(f"Unknown command {command!r}.")
+        raise RuleError("Unknown command {command}.", command=repr(command))
     if state.phase is Phase.GAME_OVER:
         raise RuleError("The game is over.")
     events: Events = []
@@ -148,14 +149,16 @@ def _place_cube(state: State, command: Command, events: Events) -> State:
         raise RuleError(_not_now(state, "place a cube"))
     sq = command.square
     if not is_square(sq):
-        raise RuleError(f"There is no space {sq}: the board runs from a1 to h8.")
+        raise RuleError("There is no space {sq}: the board runs from a1 to h8.", sq=sq)
     name = square_name(sq)
     if is_green(sq):
-        raise RuleError(f"{name} lies on a green corner tile: no cube may be placed there.")
+        raise RuleError(
+            "{name} lies on a green corner tile: no cube may be placed there.", name=name
+        )
     if is_crypt(sq):
-        raise RuleError(f"{name} is a crypt space: no cube may be placed in the crypt.")
+        raise RuleError("{name} is a crypt space: no cube may be placed in the crypt.", name=name)
     if state.all_cubes_mask & bit(sq):
-        raise RuleError(f"{name} already holds a cube: one cube per space.")
+        raise RuleError("{name} already holds a cube: one cube per space.", name=name)
     placer = state.to_move
     owner = state.setup.owner_placed_by(placer)
     left = state.in_hand[owner] - 1
@@ -177,12 +180,17 @@ def _place_meeple(state: State, command: Command, events: Events) -> State:
     corners = ", ".join(square_name(c) for c in CORNER_SQUARES)
     if not is_square(sq) or not is_corner(sq):
         where = square_name(sq) if is_square(sq) else str(sq)
-        raise RuleError(f"A meeple starts on a corner space ({corners}), not on {where}.")
+        raise RuleError(
+            "A meeple starts on a corner space ({corners}), not on {where}.",
+            corners=corners,
+            where=where,
+        )
     other = state.meeple_at(sq)
     if other is not None:
         raise RuleError(
-            f"{state.colour(other).capitalize()}'s meeple already stands on "
-            f"{square_name(sq)}: choose a free corner."
+            "{colour}'s meeple already stands on {square}: choose a free corner.",
+            colour=word(state.colour(other).capitalize()),
+            square=square_name(sq),
         )
     player = state.to_move
     events.append(MeeplePlaced(player, sq))
@@ -235,13 +243,16 @@ def _enter_chamber(state: State, command: Command, events: Events) -> State:
     if not can_enter_chamber(state):
         if state.locks:
             left = state.locks_left
-            locks = "lock is" if left == 1 else "locks are"
             raise RuleError(
-                f"The chamber opens only when all four locks are gone: {left} {locks} left."
+                counted(
+                    left,
+                    "The chamber opens only when all four locks are gone: {n} lock is left.",
+                    "The chamber opens only when all four locks are gone: {n} locks are left.",
+                )
             )
         crypt = ", ".join(square_name(s) for s in CRYPT_SQUARES)
         raise RuleError(
-            f"Enter the chamber from the crypt: begin your turn on {crypt}, then enter."
+            "Enter the chamber from the crypt: begin your turn on {crypt}, then enter.", crypt=crypt
         )
     player = state.to_move
     events.append(ChamberEntered(player))
@@ -255,8 +266,8 @@ def _pass(state: State, command: Command, events: Events) -> State:
     moves = destinations(state)
     if moves:
         raise RuleError(
-            f"You can still move (for example to {square_name(moves[0])}): "
-            "pass only when no move is possible."
+            "You can still move (for example to {square}): pass only when no move is possible.",
+            square=square_name(moves[0]),
         )
     player = state.to_move
     events.append(Passed(player))

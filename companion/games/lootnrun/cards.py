@@ -67,7 +67,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.treasures, tuple) or len(self.treasures) != TREASURE_TYPES:
-            raise RuleError(f"A card lists its treasures for each of the {TREASURE_TYPES} types.")
+            raise RuleError(
+                "A card lists its treasures for each of the {types} types.", types=TREASURE_TYPES
+            )
         if not all(_is_count(n) for n in self.treasures):
             raise RuleError("A card's treasure counts are whole numbers, none negative.")
         if not _is_count(self.amulets):
@@ -92,7 +94,9 @@ class Card:
         counts = [0] * TREASURE_TYPES
         for t in symbols:
             if not (isinstance(t, int) and 1 <= t <= TREASURE_TYPES):
-                raise RuleError(f"Treasure types are numbered 1 to {TREASURE_TYPES}, not {t!r}.")
+                raise RuleError(
+                    "Treasure types are numbered 1 to {types}, not {t}.", types=TREASURE_TYPES, t=t
+                )
             counts[t - 1] += 1
         return cls(tuple(counts), amulets, guardian, colour)
 

@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.tuples import replace_at
+from companion.i18n import word
 
 from .cards import Card, Guardian, card_problem
 from .commands import (
@@ -97,7 +98,10 @@ def _check_setup(setup: Setup) -> None:
     players = setup.players
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RuleError(
-            f"Loot N Run is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}."
+            "Loot N Run is for {least} to {most} players, not {count}.",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            count=len(players),
         )
     seen: dict[str, str] = {}
     colours: dict[str, str] = {}
@@ -105,16 +109,21 @@ def _check_setup(setup: Setup) -> None:
         if not p.name.strip():
             raise RuleError("Every player needs a name.")
         if not p.colour.strip():
-            raise RuleError(f"{p.name} needs a colour for their scoring token.")
+            raise RuleError("{name} needs a colour for their scoring token.", name=p.name)
         key = p.name.strip().casefold()
         if key in seen:
-            raise RuleError(f"Two players are called {p.name}: give everyone a different name.")
+            raise RuleError(
+                "Two players are called {name}: give everyone a different name.", name=p.name
+            )
         seen[key] = p.name
         colour = p.colour.strip().casefold()
         if colour in colours:
             raise RuleError(
-                f"{colours[colour]} and {p.name} both chose {p.colour}: "
-                "every player takes tokens of their own colour."
+                "{first} and {name} both chose {colour}: every player takes tokens of their own "
+                "colour.",
+                first=colours[colour],
+                name=p.name,
+                colour=word(p.colour.capitalize()),
             )
         colours[colour] = p.name
     if not 0 <= setup.first < len(players):
@@ -160,7 +169,7 @@ def apply(state: State, command: Command) -> tuple[State, Events]:
         return _undo(state)
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise RuleError(f"Unknown command {command!r}.")
+        raise RuleError("Unknown command {command}.", command=repr(command))
     events: Events = []
     new, entry = handler(state, command, events)
     entry = replace(entry, index=len(state.history), scores=new.scores)
@@ -228,11 +237,12 @@ def _run(state: State, command: Command, events: Events) -> tuple[State, History
     name = state.name(me)
     if state.hands[me] == 0:
         raise RuleError(
-            f"{name} has no cards (by the companion's count), so {name} must Loot. "
-            "If there are cards in front of them, correct the card count first."
+            "{name} has no cards (by the companion's count), so {name} must Loot. If there are "
+            "cards in front of them, correct the card count first.",
+            name=name,
         )
     if not command.cards:
-        raise RuleError(f"Enter every card {name} reveals: a Run reveals all of them.")
+        raise RuleError("Enter every card {name} reveals: a Run reveals all of them.", name=name)
     _check_cards(command.cards, f"{name}'s")
     _recount(state, me, len(command.cards), events)
     run = run_score(command.cards)
@@ -259,17 +269,19 @@ def _awaken(state: State, command: Command, events: Events) -> tuple[State, Hist
     if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < n:
         raise RuleError("Choose one of the other players to awaken.")
     if target == me:
-        raise RuleError(f"{name} cannot awaken themselves: choose another player.")
+        raise RuleError("{name} cannot awaken themselves: choose another player.", name=name)
     if state.setup.awaken_needs_own_card and state.hands[me] == 0:
         raise RuleError(
-            f"With 3 or more players you need a card of your own to Awaken, and {name} has "
-            "none (by the companion's count): Loot instead."
+            "With 3 or more players you need a card of your own to Awaken, and {name} has none "
+            "(by the companion's count): Loot instead.",
+            name=name,
         )
     them = state.name(target)
     if not command.cards:
         raise RuleError(
-            f"Enter every card in front of {them}. If {them} has no cards, there is "
-            "nothing to awaken: choose a player with cards."
+            "Enter every card in front of {them}. If {them} has no cards, there is nothing to "
+            "awaken: choose a player with cards.",
+            them=them,
         )
     _check_cards(command.cards, f"{them}'s")
     _recount(state, target, len(command.cards), events)
@@ -343,7 +355,8 @@ def _werewolf_keep(state: State, command: Command, events: Events) -> tuple[Stat
     kept = command.kept
     if isinstance(kept, bool) or not isinstance(kept, int) or not 0 <= kept <= WEREWOLF_DRAW:
         raise RuleError(
-            f"The Werewolf draws one card from each pile: {state.name(me)} keeps 0, 1 or 2."
+            "The Werewolf draws one card from each pile: {name} keeps 0, 1 or 2.",
+            name=state.name(me),
         )
     cards = state.hands[me] + kept
     events.append(CardsKept(me, kept, cards))
@@ -372,7 +385,11 @@ def _correction(state: State, command: Command, events: Events) -> tuple[State, 
     if points == 0 and cards is None:
         raise RuleError("This correction changes nothing: give points (+ or -) or a card count.")
     if state.scores[player] + points < 0:
-        raise RuleError(f"{name} has {state.scores[player]} points: the token cannot go below 0.")
+        raise RuleError(
+            "{name} has {scores} points: the token cannot go below 0.",
+            name=name,
+            scores=state.scores[player],
+        )
     if cards is not None:
         state = state.evolve(hands=replace_at(state.hands, player, cards))
     phase_before = state.phase
@@ -399,11 +416,13 @@ def _final_reveal(state: State, command: Command, events: Events) -> tuple[State
     if state.phase is not Phase.FINAL_REVEAL:
         if state.phase is Phase.GAME_OVER:
             raise RuleError("Everyone has revealed their cards: the game is over.")
-        raise RuleError(f"The final reveal comes when a player reaches {state.target} points.")
+        raise RuleError(
+            "The final reveal comes when a player reaches {target} points.", target=state.target
+        )
     player = _check_player(state, command.player)
     name = state.name(player)
     if state.revealed[player]:
-        raise RuleError(f"{name} has already revealed their cards.")
+        raise RuleError("{name} has already revealed their cards.", name=name)
     _check_cards(command.cards, f"{name}'s")
     _recount(state, player, len(command.cards), events)
     run = run_score(command.cards)
@@ -442,7 +461,7 @@ def _check_player_matches(state: State, player: int | None) -> int:
             if isinstance(player, int) and 0 <= player < len(state.players)
             else "that player"
         )
-        raise RuleError(f"It is {state.name(me)}'s turn, not {who}'s.")
+        raise RuleError("It is {name}'s turn, not {who}'s.", name=state.name(me), who=who)
     return me
 
 
@@ -457,10 +476,10 @@ def _check_player(state: State, player: int) -> int:
 def _check_cards(cards: Sequence[Card], whose: str) -> None:
     for i, card in enumerate(cards, 1):
         if not isinstance(card, Card):
-            raise RuleError(f"{whose} card {i} is not a card.")
+            raise RuleError("{whose} card {i} is not a card.", whose=whose, i=i)
         problem = card_problem(card)
         if problem is not None:
-            raise RuleError(f"{whose} card {i} {problem}.")
+            raise RuleError("{whose} card {i} {problem}.", whose=whose, i=i, problem=problem)
 
 
 def _recount(state: State, player: int, revealed: int, events: Events) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from companion.i18n import MessageError
 
-class RuleError(ValueError):
+
+class RuleError(MessageError):
     """A command the rules (or the companion's knowledge of the game) do not allow.
 
     The message says why in words a player understands, so a page can show it as is.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.games.tuples import replace_at
+from companion.i18n import N_, MessageError, Msg, counted, joined, msg, word
 
 from .commands import (
     Announce,
@@ -64,10 +65,12 @@ from .state import (
     State,
     Winner,
 )
+from .words import colour_word, die_word, face_word, treasure_word
 
 
-class RuleError(ValueError):
-    """A command the rules do not allow; the message says why in player words."""
+class RuleError(MessageError):
+    """A command the rules do not allow; the message says why in player words (a
+    ``Msg`` the shell renders in the reader's language)."""
 
 
 Events = list[Event]
@@ -113,7 +116,10 @@ def new_game(setup: Setup) -> tuple[State, Events]:
     for colour in TREASURE_COUNTS:
         stack = tuple(t for t in maze.treasures if t.colour is colour)
         if len(stack) < per_colour * len(setup.seekers):
-            raise RuleError(f"The maze has too few {colour.value} treasures for this game.")
+            raise RuleError(
+                "The maze has too few treasures of the colour {colour} for this game.",
+                colour=colour_word(colour),
+            )
         if setup.hands is None:
             deck, rng = shuffled(rng, stack)
             for i, hand in enumerate(hands):
@@ -142,24 +148,35 @@ def _dealt_hands(setup: Setup) -> tuple[tuple[Treasure, ...], ...]:
     """The hands dealt by hand (physical cards), checked like a dealer would check them."""
     hands = setup.hands or ()
     if len(hands) != len(setup.seekers):
-        raise RuleError(f"Enter the cards of every seeker: {len(setup.seekers)} hands are needed.")
+        raise RuleError(
+            "Enter the cards of every seeker: {count} hands are needed.", count=len(setup.seekers)
+        )
     per_colour = setup.cards_per_colour
     on_maze = set(setup.maze.treasures)
     seen: set[Treasure] = set()
     for figures, hand in zip(setup.seekers, hands, strict=True):
-        who = figures[0].value.capitalize()
+        who = colour_word(figures[0])
         for treasure in hand:
             if treasure not in on_maze:
-                raise RuleError(f"{who} holds a card for {treasure.title}: no such treasure here.")
+                raise RuleError(
+                    "{who} holds a card for the {title}: no such treasure here.",
+                    who=who,
+                    title=treasure_word(treasure),
+                )
             if treasure in seen:
-                raise RuleError(f"The {treasure.title} card cannot be in two hands.")
+                raise RuleError(
+                    "The card of the {title} cannot be in two hands.", title=treasure_word(treasure)
+                )
             seen.add(treasure)
         for colour in TREASURE_COUNTS:
             count = sum(1 for t in hand if t.colour is colour)
             if count != per_colour:
-                want = "one card" if per_colour == 1 else f"{per_colour} cards"
                 raise RuleError(
-                    f"{who} needs {want} of each colour: {count} {colour.value} entered."
+                    "{who} needs {want} of each colour: {count} of {colour} entered.",
+                    who=who,
+                    want=counted(per_colour, "one card", "{n} cards"),
+                    count=count,
+                    colour=colour_word(colour),
                 )
     return hands
 
@@ -168,7 +185,7 @@ def apply(state: State, command: Command) -> tuple[State, Events]:
     """Apply one command; raise RuleError and change nothing if the rules forbid it."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise RuleError(f"Unknown command {command!r}.")
+        raise RuleError("Unknown command {command}.", command=repr(command))
     if state.phase is Phase.GAME_OVER:
         raise RuleError("The game is over.")
     events: Events = []
@@ -180,7 +197,7 @@ def apply(state: State, command: Command) -> tuple[State, Events]:
 
 def _resolve(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.SEEKER_TURN:
-        raise RuleError(_not_now(state, "resolve"))
+        raise RuleError(_not_now(state, N_("resolve")))
     if not state.may_resolve:
         raise RuleError("Resolve only at the start of the turn, before rolling.")
     if state.dice_out == 0:
@@ -192,7 +209,7 @@ def _resolve(state: State, command: Command, events: Events) -> State:
 def _roll(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Roll)
     if state.phase not in (Phase.SEEKER_TURN, Phase.SEEKER_ROLLED):
-        raise RuleError(_not_now(state, "roll"))
+        raise RuleError(_not_now(state, N_("roll")))
     count = SEEKER_DICE - state.dice_out
     rng = state.rng
     if command.faces is None:
@@ -200,8 +217,16 @@ def _roll(state: State, command: Command, events: Events) -> State:
     else:
         faces = tuple(command.faces)
         if len(faces) != count:
-            lying = f": {state.dice_out} lie out mummy-up" if state.dice_out else ""
-            raise RuleError(f"Roll {count} dice{lying}; {len(faces)} faces were entered.")
+            if state.dice_out:
+                raise RuleError(
+                    "Roll {count} dice: {out} lie out mummy-up; {entered} faces were entered.",
+                    count=count,
+                    out=state.dice_out,
+                    entered=len(faces),
+                )
+            raise RuleError(
+                "Roll {count} dice; {entered} faces were entered.", count=count, entered=len(faces)
+            )
         if any(f not in SEEKER_DIE_FACES for f in faces):
             raise RuleError("A white die shows 1, 2, 3, 4, an arrow or the mummy.")
     mummies = sum(1 for f in faces if f is Face.MUMMY)
@@ -225,20 +250,27 @@ def _roll(state: State, command: Command, events: Events) -> State:
 def _announce(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Announce)
     if state.phase is not Phase.SEEKER_ROLLED:
-        raise RuleError(_not_now(state, "announce a die"))
+        raise RuleError(_not_now(state, N_("announce a die")))
     face = command.face
     if face not in state.roll:
-        shown = ", ".join(f.label for f in state.roll)
-        raise RuleError(f"No die of this roll shows {face.label}: choose one of {shown}.")
+        shown = joined(
+            [face_word(f) for f in state.roll],
+        )
+        raise RuleError(
+            "No die of this roll shows {face}: choose one of {shown}.",
+            face=face_word(face),
+            shown=shown,
+        )
     targets = destinations_mask(state, state.figure, face)
     if not targets:
         if movable_faces(state, state.figure):
             raise RuleError(
-                f"{face.label.capitalize()} cannot be moved from here: "
-                "try another die or roll again."
+                "{face} cannot be moved from here: try another die or roll again.",
+                face=die_word(face),
             )
         raise RuleError(
-            f"{face.label.capitalize()} cannot be moved from here, nor any other die: roll again."
+            "{face} cannot be moved from here, nor any other die: roll again.",
+            face=die_word(face),
         )
     events.append(Announced(state.figure, face))
     return state.evolve(announced=face, targets=targets, phase=Phase.SEEKER_MOVING)
@@ -247,7 +279,7 @@ def _announce(state: State, command: Command, events: Events) -> State:
 def _move(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Move)
     if state.phase is not Phase.SEEKER_MOVING or state.announced is None:
-        raise RuleError(_not_now(state, "move the figure"))
+        raise RuleError(_not_now(state, N_("move the figure")))
     figure = state.figure
     to = command.to
     if (
@@ -266,12 +298,12 @@ def _move(state: State, command: Command, events: Events) -> State:
 
 def _play_card(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.SEEKER_CARD:
-        raise RuleError(_not_now(state, "play a card"))
+        raise RuleError(_not_now(state, N_("play a card")))
     seeker = state.seeker
     treasure = playable_card(state)
     if treasure is None:
         here = state.maze.cell_name(state.positions[state.figure])
-        raise RuleError(f"You hold no card for the treasure on {here}: end the turn.")
+        raise RuleError("You hold no card for the treasure on {here}: end the turn.", here=here)
     hand = tuple(t for t in state.hands[seeker] if t != treasure)
     played = (*state.played[seeker], treasure)
     events.append(CardPlayed(state.figure, seeker, treasure, len(hand)))
@@ -295,7 +327,7 @@ def playable_card(state: Situation) -> Treasure | None:
 
 def _end_turn(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.SEEKER_CARD:
-        raise RuleError(_not_now(state, "end the turn"))
+        raise RuleError(_not_now(state, N_("end the turn")))
     return _end_seeker_turn(state, events)
 
 
@@ -305,7 +337,7 @@ def _end_turn(state: State, command: Command, events: Events) -> State:
 def _roll_mummy_die(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, RollMummyDie)
     if state.phase is not Phase.MUMMY_ROLL:
-        raise RuleError(_not_now(state, "roll the mummy die"))
+        raise RuleError(_not_now(state, N_("roll the mummy die")))
     faces = state.setup.options.mummy_die_faces
     rng = state.rng
     if command.value is None:
@@ -315,7 +347,9 @@ def _roll_mummy_die(state: State, command: Command, events: Events) -> State:
         value = command.value
         if value not in faces:
             shown = ", ".join(str(f) for f in sorted(set(faces)))
-            raise RuleError(f"The mummy die shows {shown}; {value} is not on it.")
+            raise RuleError(
+                "The mummy die shows {shown}; {value} is not on it.", shown=shown, value=value
+            )
     steps = value + state.dice_out
     events.append(MummyDieRolled(value, steps))
     state = state.evolve(rng=rng)
@@ -325,17 +359,19 @@ def _roll_mummy_die(state: State, command: Command, events: Events) -> State:
 def _mummy_step(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, MummyStep)
     if state.phase is not Phase.MUMMY_MOVING:
-        raise RuleError(_not_now(state, "move the mummy"))
+        raise RuleError(_not_now(state, N_("move the mummy")))
     maze = state.maze
     to = command.to
     if to not in mummy_steps(state):
         if to in (maze.start_node, maze.sarcophagus_node):
-            raise RuleError(f"The mummy may never enter {maze.cell_name(to)}.")
+            raise RuleError("The mummy may never enter {cell}.", cell=maze.cell_name(to))
         here = maze.cell_name(state.mummy)
         there = maze.cell_name(to) if 0 <= to < maze.cell_count else str(to)
         raise RuleError(
-            f"The mummy moves one step at a time to a neighbouring open cell: "
-            f"{there} is not next to {here} (or a wall is in the way)."
+            "The mummy moves one step at a time to a neighbouring open cell: {there} is not next "
+            "to {here} (or a wall is in the way).",
+            there=there,
+            here=here,
         )
     steps_left = state.steps_left - 1
     events.append(MummyMoved(state.mummy, to, steps_left))
@@ -353,9 +389,11 @@ def _mummy_step(state: State, command: Command, events: Events) -> State:
 
 def _end_mummy_move(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.MUMMY_MOVING:
-        raise RuleError(_not_now(state, "end the mummy's move"))
+        raise RuleError(_not_now(state, N_("end the mummy's move")))
     if state.setup.options.mummy_moves_exactly and state.steps_left > 0:
-        raise RuleError(f"The mummy must use all its steps: {state.steps_left} left.")
+        raise RuleError(
+            "The mummy must use all its steps: {steps_left} left.", steps_left=state.steps_left
+        )
     return _finish_mummy_move(state, events)
 
 
@@ -468,18 +506,20 @@ def _win(state: State, winner: Winner, events: Events) -> State:
 
 
 _PHASE_WORDS = {
-    Phase.SEEKER_TURN: "it is time to resolve or roll",
-    Phase.SEEKER_ROLLED: "it is time to announce a die or roll again",
-    Phase.SEEKER_MOVING: "the announced die must be moved first",
-    Phase.SEEKER_CARD: "it is time to play the card or end the turn",
-    Phase.MUMMY_ROLL: "it is the mummy's turn to roll",
-    Phase.MUMMY_MOVING: "the mummy is moving",
-    Phase.GAME_OVER: "the game is over",
+    Phase.SEEKER_TURN: N_("it is time to resolve or roll"),
+    Phase.SEEKER_ROLLED: N_("it is time to announce a die or roll again"),
+    Phase.SEEKER_MOVING: N_("the announced die must be moved first"),
+    Phase.SEEKER_CARD: N_("it is time to play the card or end the turn"),
+    Phase.MUMMY_ROLL: N_("it is the mummy's turn to roll"),
+    Phase.MUMMY_MOVING: N_("the mummy is moving"),
+    Phase.GAME_OVER: N_("the game is over"),
 }
 
 
-def _not_now(state: State, action: str) -> str:
-    return f"You cannot {action} now: {_PHASE_WORDS[state.phase]}."
+def _not_now(state: State, action: str) -> Msg:
+    return msg(
+        "You cannot {action} now: {why}.", action=word(action), why=word(_PHASE_WORDS[state.phase])
+    )
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {

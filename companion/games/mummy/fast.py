@@ -138,7 +138,9 @@ class FastGame:
         handler = self._handlers.get(type(command))
         if handler is None or self.phase is Phase.GAME_OVER or not handler(command, events):
             apply(self.freeze(), command)  # raises the reference engine's RuleError
-            raise RuleError(f"{command!r} was refused by the fast path only.")  # pragma: no cover
+            raise RuleError(  # pragma: no cover
+                "{command} was refused by the fast path only.", command=repr(command)
+            )
         return events
 
     def _resolve(self, command: Command, events: list[Event]) -> bool:

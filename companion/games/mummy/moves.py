@@ -5,9 +5,12 @@ Pure queries on a state; pages and LEDs use them to show hints, the engine to ju
 
 from __future__ import annotations
 
+from companion.i18n import Msg, counted, msg
+
 from .dice import MOVE_FACES, Face
 from .maze import Maze, mask_cells
 from .state import Situation, State
+from .words import colour_word
 
 
 def destinations_mask(state: Situation, figure: int, face: Face) -> int:
@@ -73,30 +76,37 @@ def mummy_steps(state: State) -> list[int]:
     return sorted(o.cell for o in maze.openings(node))
 
 
-def why_not(state: State, figure: int, face: Face, to: int) -> str:
+def why_not(state: State, figure: int, face: Face, to: int) -> Msg:
     """A player-facing reason why ``figure`` may not end on ``to`` with ``face``."""
     maze = state.setup.maze
     name = maze.cell_name(to)
     if not maze.is_cell(to):
         if to == maze.start_node:
-            return "No figure may move onto the start field."
+            return msg("No figure may move onto the start field.")
         if to == maze.sarcophagus_node:
-            return "No figure may move into the sarcophagus."
-        return f"There is no cell {to} in this maze."
+            return msg("No figure may move into the sarcophagus.")
+        return msg("There is no cell {cell} in this maze.", cell=to)
     if to == state.mummy:
-        return f"The mummy stands on {name}: its cell can never be entered."
+        return msg("The mummy stands on {cell}: its cell can never be entered.", cell=name)
     other = state.figure_at(to)
     if other is not None and other != figure:
-        colour = state.setup.figures[other].value.capitalize()
-        return f"{colour} stands on {name}: a move never ends on another figure."
+        return msg(
+            "{colour} stands on {cell}: a move never ends on another figure.",
+            colour=colour_word(state.setup.figures[other]),
+            cell=name,
+        )
     here = maze.cell_name(state.positions[figure])
     if face is Face.ARROW:
-        return (
-            f"With the arrow the figure slides straight from {here} to the last cell "
-            f"before a wall, the mummy, a figure or a room; {name} is not such a cell."
+        return msg(
+            "With the arrow the figure slides straight from {here} to the last cell "
+            "before a wall, the mummy, a figure or a room; {cell} is not such a cell.",
+            here=here,
+            cell=name,
         )
-    steps = f"{int(face)} step" + ("" if face is Face.ONE else "s")
-    return (
-        f"{name} is not exactly {steps} from {here} along open corridors "
-        "(walls and the mummy block the way)."
+    return msg(
+        "{cell} is not exactly {steps} from {here} along open corridors "
+        "(walls and the mummy block the way).",
+        cell=name,
+        steps=counted(int(face), "{n} step", "{n} steps"),
+        here=here,
     )

@@ -59,8 +59,8 @@ function renderMute() {
   if (!box) return;
   const muted = cues.muted();
   box.setAttribute("aria-pressed", String(muted));
-  box.textContent = muted ? "\u266A off" : "\u266A";
-  box.title = muted ? "Sound and vibration off: tap to turn on" : "Sound and vibration on: tap to mute";
+  box.textContent = muted ? "\u266A " + _("off") : "\u266A";
+  box.title = muted ? _("Sound and vibration off: tap to turn on") : _("Sound and vibration on: tap to mute");
   box.setAttribute("aria-label", box.title);
 }
 

@@ -2,19 +2,19 @@
 "use strict";
 
 const PHASES = {
-  seeker_turn: "a seeker rolls", seeker_rolled: "a seeker announces", seeker_moving: "a seeker moves",
-  seeker_card: "a seeker plays a card or ends the turn", mummy_roll: "the mummy rolls",
-  mummy_moving: "the mummy moves", game_over: "the game is over",
+  seeker_turn: _("a seeker rolls"), seeker_rolled: _("a seeker announces"), seeker_moving: _("a seeker moves"),
+  seeker_card: _("a seeker plays a card or ends the turn"), mummy_roll: _("the mummy rolls"),
+  mummy_moving: _("the mummy moves"), game_over: _("the game is over"),
 };
 
 function hostError(id, message) { const box = $(id); if (box) box.textContent = message || ""; }
 
 function gameLine(status) {
   const g = status.game;
-  const board = g.board.connected ? (g.board.ok ? "board as the game expects" : "the board needs putting right")
-                                  : "board disconnected";
-  const dealing = status.table && status.table.dealing ? "Waiting for the seekers' cards. " : "";
-  return `${dealing}Round ${g.round}: ${PHASES[g.phase] || g.phase}; ${board}.`;
+  const board = g.board.connected ? (g.board.ok ? _("board as the game expects") : _("the board needs putting right"))
+                                  : _("board disconnected");
+  const dealing = status.table && status.table.dealing ? _("Waiting for the seekers' cards.") + " " : "";
+  return dealing + _("Round {n}: {phase}; {board}.", {n: g.round, phase: PHASES[g.phase] || g.phase, board});
 }
 
 let lastAction = null;
@@ -37,7 +37,7 @@ function update(status) {
   if ($("host-guidance")) $("host-guidance").textContent = g.over ? "" : (g.guidance || "");
   if ($("host-winner")) { $("host-winner").hidden = !g.winner; $("host-winner").textContent = g.winner || ""; }
   if ($("undo")) {
-    $("undo").textContent = lastAction ? `Undo: ${lastAction}` : "Undo the last action";
+    $("undo").textContent = lastAction ? _("Undo: {action}", {action: lastAction}) : _("Undo the last action");
     $("undo").disabled = !lastAction;
   }
   if (status.board && $("board-owner") && $("board-owner").dataset.active !== status.board.active_game) {
@@ -54,12 +54,12 @@ function update(status) {
   if (box && status.table.all_joined && !box.dataset.hidden) {
     box.dataset.hidden = "1";  // every seat joined: the codes hide behind a tap
     box.open = false;
-    box.querySelector("summary").textContent = "Every seat has joined: tap to show the codes";
+    box.querySelector("summary").textContent = _("Every seat has joined: tap to show the codes");
   }
   for (const seat of status.table.seats) {
     const item = document.querySelector(`[data-seat="${seat.seat}"] .joined`);
     if (item) {
-      item.textContent = seat.ready ? "cards in" : (seat.joined ? "joined" : "not joined");
+      item.textContent = seat.ready ? _("cards in") : (seat.joined ? _("joined") : _("not joined"));
       item.dataset.joined = String(seat.joined);
     }
   }
@@ -80,22 +80,22 @@ $("setup").addEventListener("submit", ev => {
     pace: Number(form.querySelector("input[name=pace]").value || 0.5),
     aid: form.querySelector("input[name=aid]").checked,
   };
-  if ($("game-line") && !confirm("Start a new game? The game now on the board ends.")) return;
+  if ($("game-line") && !confirm(_("Start a new game? The game now on the board ends."))) return;
   hostError("setup-error", "");
   post("/api/host/game", body).then(() => location.reload()).catch(err => hostError("setup-error", err.message));
 });
 
 if ($("undo")) {
   $("undo").addEventListener("click", () => {
-    if (!lastAction || !confirm(`Undo the last action: ${lastAction}?`)) return;
+    if (!lastAction || !confirm(_("Undo the last action: {action}?", {action: lastAction}))) return;
     hostError("host-error", "");
     post("/api/host/undo").then(s => {
       update(s);
-      flash(s.undone ? (s.game.notice ? s.game.notice.text : "Undone.") : "Nothing to undo.");
+      flash(s.undone ? (s.game.notice ? s.game.notice.text : _("Undone.")) : _("Nothing to undo."));
     }).catch(err => hostError("host-error", err.message));
   });
   $("codes").addEventListener("click", () => {
-    if (!confirm("New codes for every seat? Every phone must join again.")) return;
+    if (!confirm(_("New codes for every seat? Every phone must join again."))) return;
     post("/api/host/codes").then(() => location.reload()).catch(err => hostError("host-error", err.message));
   });
 }
@@ -103,8 +103,7 @@ if ($("undo")) {
 for (const button of document.querySelectorAll(".give-board")) {
   button.addEventListener("click", () => {
     const pause = button.dataset.pause === "true";
-    if (pause && !confirm("Pause the maze game and give the board away? Every page says it is paused; " +
-                          "the game goes on when the board comes back.")) return;
+    if (pause && !confirm(_("Pause the maze game and give the board away? Every page says it is paused; the game goes on when the board comes back."))) return;
     hostError("board-error", "");
     post("/api/host/board", {game: button.dataset.game, pause}).then(() => location.reload())
       .catch(err => hostError("board-error", err.message));

@@ -21,19 +21,19 @@ function render(data) {
     $("controls").hidden = true;
     renderCaught([]);
     $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
-      el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? "cards in" : "entering cards\u2026"))));
+      el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? _("cards in") : _("entering cards\u2026")))));
     return;
   }
   $("controls").hidden = false;
   const v = data.view;
-  renderHeaderAnkhs(`\u2625 ${v.mummy_ankhs} of ${v.mummy_needs}`);
+  renderHeaderAnkhs("\u2625 " + _("{n} of {needs}", {n: v.mummy_ankhs, needs: v.mummy_needs}));
   renderCaught(data.caught);
   renderControls(data);
   const moving = v.phase === "mummy_moving";
   board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step",
                         named: messageCells(v.maze)});
   renderAid(data.aid);
-  $("dice-out").textContent = v.dice_out ? `Mummy dice lying out: ${v.dice_out}` : "";
+  $("dice-out").textContent = v.dice_out ? _("Mummy dice lying out: {n}", {n: v.dice_out}) : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
 }
@@ -53,15 +53,15 @@ function renderControls(data) {
   pad.hidden = !moving;
   if (v.phase === "mummy_roll") {
     if (data.options.dice === "physical") {
-      actions.append(el("span", {class: "dice-label"}, "The mummy die shows:"),
+      actions.append(el("span", {class: "dice-label"}, _("The mummy die shows:")),
         ...data.options.mummy_die_faces.map(n => button(String(n), () => send({cmd: "roll_mummy_die", value: n}),
-                                                       {class: "die pick", "aria-label": `the die shows ${n}`})));
+                                                       {class: "die pick", "aria-label": _("the die shows {n}", {n})})));
     } else {
-      actions.append(button("Roll the mummy die", () => send({cmd: "roll_mummy_die"}), {class: "primary"}));
+      actions.append(button(_("Roll the mummy die"), () => send({cmd: "roll_mummy_die"}), {class: "primary"}));
     }
   }
   if (!moving) return;
-  steps.textContent = `${v.steps_left} ${v.steps_left === 1 ? "step" : "steps"} left`;
+  steps.textContent = v.steps_left === 1 ? _("1 step left") : _("{n} steps left", {n: v.steps_left});
   const byDir = {};
   for (const s of data.steps) (byDir[s.dir] = byDir[s.dir] || []).push(s);
   const slots = {north: "n", west: "w", east: "e", south: "s"};
@@ -69,23 +69,23 @@ function renderControls(data) {
     const options = byDir[dir] || [];
     if (options.length === 1) {
       pad.append(button(`${DIR_ARROW[dir]} ${options[0].name}`, () => step(options[0].cell),
-                        {class: `arrow ${slot}`, "aria-label": `step ${dir} to ${options[0].name}`,
+                        {class: `arrow ${slot}`, "aria-label": _("step {dir} to {cell}", {dir: _(dir), cell: options[0].name}),
                          ...pointsAt(options[0].cell)}));
     } else {
       pad.append(el("span", {class: `arrow ${slot} none`}));
     }
   }
-  pad.append(el("span", {class: "here", title: "the mummy"}, el("span", {}, "M")));
+  pad.append(el("span", {class: "here", title: _("the mummy")}, el("span", {}, "M")));
   for (const options of Object.values(byDir)) {
     if (options.length > 1) {
       for (const s of options) {
         actions.append(button(`${DIR_ARROW[s.dir]} ${s.name}`, () => step(s.cell),
-                              {"aria-label": `step to ${s.name}`, ...pointsAt(s.cell)}));
+                              {"aria-label": _("step to {cell}", {cell: s.name}), ...pointsAt(s.cell)}));
       }
     }
   }
   if (!data.options.exact) {
-    actions.append(button("End the move here", () => send({cmd: "end_mummy_move"})));
+    actions.append(button(_("End the move here"), () => send({cmd: "end_mummy_move"})));
   }
 }
 
@@ -109,10 +109,10 @@ function renderAid(aid) {
   });
   board.drawn.svg.insertBefore(layer, board.litLayer);
   board.aidLayer = layer;
-  box.replaceChildren(el("span", {class: "dice-label"}, "Can still be on:"),
+  box.replaceChildren(el("span", {class: "dice-label"}, _("Can still be on:")),
     ...aid.figures.map(f => el("span", {class: "aid-count", "data-colour": f.colour},
       el("span", {class: "dot", style: `--c: ${COLOURS[f.colour]}`}),
-      ` ${f.count} ${f.count === 1 ? "cell" : "cells"}`)));
+      " " + (f.count === 1 ? _("1 cell") : _("{n} cells", {n: f.count})))));
 }
 
 fetch("/api/mummy/state", {credentials: "same-origin"}).then(r => r.json()).then(render);

@@ -21,11 +21,16 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A treasure's title in the page's language ("red scarab").
+function treasureTitle(t) {
+  const title = `${t.colour} ${t.name}`;
+  return _(title);
+}
+
 function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
 // POST JSON; resolves to the reply, rejects with an Error carrying the player message.
-const UNREACHABLE = "The companion cannot be reached: check the phone is on its Wi-Fi. " +
-                    "The page reconnects by itself.";
+const UNREACHABLE = _("The companion cannot be reached: check the phone is on its Wi-Fi. The page reconnects by itself.");
 
 async function post(url, body) {
   let res;
@@ -40,7 +45,7 @@ async function post(url, body) {
   try { data = await res.json(); } catch (e) { /* not JSON */ }
   if (res.status === 403) { location.reload(); }
   if (!res.ok) {
-    const err = new Error(data.error || `The companion answered ${res.status}.`);
+    const err = new Error(data.error || _("The companion answered {status}.", {status: res.status}));
     err.data = data;
     throw err;
   }
@@ -63,9 +68,9 @@ function live(role, render) {
   const link = $("link");
   const setLink = ok => {
     if (!link) return;
-    link.textContent = ok ? "\u25CF" : "\u25CB offline";
+    link.textContent = ok ? "\u25CF" : "\u25CB " + _("offline");
     link.className = "link " + (ok ? "ok" : "down");
-    link.title = ok ? "connected to the companion" : UNREACHABLE;
+    link.title = ok ? _("connected to the companion") : UNREACHABLE;
     const box = $("offline");
     if (box) { box.hidden = ok; box.textContent = ok ? "" : UNREACHABLE; }
   };
@@ -229,14 +234,14 @@ function dieFace(label, attrs) {
 function renderDice(box, view) {
   box.replaceChildren();
   if (view.dice_out) {
-    box.append(el("span", {class: "dice-label"}, "Set aside:"));
+    box.append(el("span", {class: "dice-label"}, _("Set aside:")));
     for (let i = 0; i < view.dice_out; i++) box.append(dieFace("mummy", {class: "die face-mummy out"}));
   }
   if (view.roll && view.roll.length) {
-    box.append(el("span", {class: "dice-label"}, "Rolled:"));
+    box.append(el("span", {class: "dice-label"}, _("Rolled:")));
     for (const f of view.roll) box.append(dieFace(f));
   }
-  if (!box.children.length) box.append(el("span", {class: "muted"}, "No dice on the table."));
+  if (!box.children.length) box.append(el("span", {class: "muted"}, _("No dice on the table.")));
 }
 
 const CARD_COLOURS = ["red", "blue", "white", "green", "yellow"];
@@ -244,7 +249,7 @@ const CARD_COLOURS = ["red", "blue", "white", "green", "yellow"];
 function colourDots(counts) {
   return CARD_COLOURS.filter(c => counts[c]).map(c => [c, counts[c]]).flatMap(([colour, n]) =>
     Array.from({length: n}, () => el("span", {class: "dot", style: `--c: ${COLOURS[colour]}`,
-                                              title: `${colour} card`})));
+                                              title: _("{colour} card", {colour: _(cap(colour))})})));
 }
 
 // Every seeker: colour, ankhs, the colours of the cards still held, the cards played.
@@ -256,14 +261,14 @@ function renderPlayers(box, payload) {
     box.append(el("div", {class: "player" + (turn ? " turn" : "") + (s.out ? " out" : "")},
       el("span", {class: "who"}, s.figures.map(c => el("span", {class: "dot big", style: `--c: ${COLOURS[c]}`})),
          " ", payload.names[i]),
-      el("span", {class: "ankhs"}, s.out ? "out" : `\u2625 ${s.ankhs}`),
-      el("span", {class: "left"}, colourDots(s.card_colours), ` ${s.cards_left} left`),
-      s.played.length ? el("span", {class: "played"}, "Played: " + s.played.map(t => `${t.colour} ${t.name}`).join(", ")) : null));
+      el("span", {class: "ankhs"}, s.out ? _("out") : `\u2625 ${s.ankhs}`),
+      el("span", {class: "left"}, colourDots(s.card_colours), " " + _("{n} left", {n: s.cards_left})),
+      s.played.length ? el("span", {class: "played"}, _("Played: {cards}", {cards: s.played.map(t => treasureTitle(t)).join(", ")})) : null));
   });
   box.append(el("div", {class: "player mummy-row" + (view.turn == null && !view.winner ? " turn" : "")},
     el("span", {class: "who"}, el("span", {class: "dot big", style: "--c: var(--accent)"}),
-       payload.options && payload.options.computer ? ` Mummy (the computer, ${payload.options.computer})` : " Mummy"),
-    el("span", {class: "ankhs"}, `\u2625 ${view.mummy_ankhs} of ${view.mummy_needs}`)));
+       " " + (payload.options && payload.options.computer ? _("Mummy (the computer, {level})", {level: _(payload.options.computer)}) : _("Mummy"))),
+    el("span", {class: "ankhs"}, "\u2625 " + _("{n} of {needs}", {n: view.mummy_ankhs, needs: view.mummy_needs}))));
 }
 
 function renderLog(box, log) {
@@ -307,8 +312,8 @@ function renderTakeback(role, what, render) {
   if (!box) return;
   box.hidden = !what;
   if (!what) { box.replaceChildren(); return; }
-  box.replaceChildren(button(`Take back: ${what}`, () => {
-    if (!confirm(`Take back your last action: ${what}?`)) return;
+  box.replaceChildren(button(_("Take back: {what}", {what}), () => {
+    if (!confirm(_("Take back your last action: {what}?", {what}))) return;
     showError("");
     post(`/api/${role}/takeback`).then(data => render(data.state)).catch(err => {
       showError(err.message);

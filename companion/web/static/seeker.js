@@ -48,22 +48,22 @@ function renderSeekerDice(data) {
   const v = data.view, box = $("dice");
   box.replaceChildren();
   if (v.dice_out) {
-    box.append(el("span", {class: "dice-label"}, "Set aside:"));
+    box.append(el("span", {class: "dice-label"}, _("Set aside:")));
     for (let i = 0; i < v.dice_out; i++) box.append(dieFace("mummy", {class: "die face-mummy out"}));
   }
   const announce = data.my_turn && v.phase === "seeker_rolled";
   if (v.roll.length) {
-    box.append(el("span", {class: "dice-label"}, announce ? "Tap a die to announce it:" : "Rolled:"));
+    box.append(el("span", {class: "dice-label"}, announce ? _("Tap a die to announce it:") : _("Rolled:")));
     for (const f of v.roll) {
       box.append(announce
-        ? el("button", {type: "button", class: `die face-${f} pick`, title: `announce ${f}`,
-                        "aria-label": `announce ${f}`, onclick: () => send({cmd: "announce", face: f})},
+        ? el("button", {type: "button", class: `die face-${f} pick`, title: _("announce {face}", {face: f}),
+                        "aria-label": _("announce {face}", {face: f}), onclick: () => send({cmd: "announce", face: f})},
              FACE_TEXT[f])
         : dieFace(f));
     }
   }
   if (v.announced) {
-    box.append(el("span", {class: "dice-label"}, "Announced:"), dieFace(v.announced, {class: `die face-${v.announced} chosen`}));
+    box.append(el("span", {class: "dice-label"}, _("Announced:")), dieFace(v.announced, {class: `die face-${v.announced} chosen`}));
   }
 }
 
@@ -78,13 +78,13 @@ function renderEntry(data) {
   thrown = thrown.slice(0, count);
   const palette = $("palette");
   palette.replaceChildren(...["1", "2", "3", "4", "arrow", "mummy"].map(f =>
-    el("button", {type: "button", class: `die face-${f} pick`, "aria-label": `add ${f}`,
+    el("button", {type: "button", class: `die face-${f} pick`, "aria-label": _("add {face}", {face: f}),
                   disabled: thrown.length >= count,
                   onclick: () => { thrown.push(f); renderEntry(current); renderActions(current); }},
        FACE_TEXT[f])));
   const box = $("thrown");
-  box.replaceChildren(el("span", {class: "dice-label"}, `Thrown (${thrown.length} of ${count}):`),
-    ...thrown.map((f, i) => el("button", {type: "button", class: `die face-${f}`, "aria-label": `remove ${f}`,
+  box.replaceChildren(el("span", {class: "dice-label"}, _("Thrown ({n} of {count}):", {n: thrown.length, count})),
+    ...thrown.map((f, i) => el("button", {type: "button", class: `die face-${f}`, "aria-label": _("remove {face}", {face: f}),
                                           onclick: () => { thrown.splice(i, 1); renderEntry(current); renderActions(current); }},
                                FACE_TEXT[f])));
 }
@@ -96,30 +96,31 @@ function renderActions(data) {
   const count = 5 - v.dice_out;
   const physical = data.options.dice === "physical";
   if (v.phase === "seeker_turn" && v.may_resolve) {
-    box.append(button(`Resolve: the mummy moves ${v.dice_out}`, () => send({cmd: "resolve"})));
+    box.append(button(_("Resolve: the mummy moves {n}", {n: v.dice_out}), () => send({cmd: "resolve"})));
   }
   if (v.phase === "seeker_turn" || v.phase === "seeker_rolled") {
-    const again = v.phase === "seeker_rolled" ? "again " : "";
     if (physical) {
-      box.append(button(`Send the throw (${count} ${count === 1 ? "die" : "dice"})`, () => {
+      box.append(button(count === 1 ? _("Send the throw (1 die)") : _("Send the throw ({n} dice)", {n: count}), () => {
         const faces = thrown.slice();
         thrown = [];
         send({cmd: "roll", faces});
       }, {class: "primary", disabled: thrown.length !== count}));
     } else {
-      box.append(button(`Roll ${again}(${count} ${count === 1 ? "die" : "dice"})`,
+      box.append(button(v.phase === "seeker_rolled"
+                        ? (count === 1 ? _("Roll again (1 die)") : _("Roll again ({n} dice)", {n: count}))
+                        : (count === 1 ? _("Roll (1 die)") : _("Roll ({n} dice)", {n: count})),
                         () => send({cmd: "roll"}), {class: v.phase === "seeker_turn" ? "primary" : ""}));
     }
   }
   if (data.stay) {
     // Out and back to the same cell is a legal number move the sensors cannot see.
-    box.append(button(`I moved out and back to ${data.stay}`, () => send({cmd: "move", to: data.stay})));
+    box.append(button(_("I moved out and back to {cell}", {cell: data.stay}), () => send({cmd: "move", to: data.stay})));
   }
   if (v.phase === "seeker_card") {
     if (data.playable) {
-      box.append(button(`Play the ${data.playable.name} card`, () => send({cmd: "play_card"}), {class: "primary"}));
+      box.append(button(_("Play the card of the {treasure}", {treasure: data.playable.name}), () => send({cmd: "play_card"}), {class: "primary"}));
     }
-    box.append(button("End the turn", () => send({cmd: "end_turn"}), {class: data.playable ? "" : "primary"}));
+    box.append(button(_("End the turn"), () => send({cmd: "end_turn"}), {class: data.playable ? "" : "primary"}));
   }
   // While the board is being put right the game waits: say so with the buttons too.
   if (!data.board.ok) box.querySelectorAll("button").forEach(b => { b.disabled = true; });
@@ -128,10 +129,10 @@ function renderActions(data) {
 function renderHand(v, me) {
   const items = v.hand.map(t => el("li", {class: "card"},
     el("span", {class: "dot big", style: `--c: ${COLOURS[t.colour]}`}),
-    `${t.colour} ${t.name}`, el("span", {class: "cell"}, cellName(t.cell, v.maze.width))));
+    treasureTitle(t), el("span", {class: "cell"}, cellName(t.cell, v.maze.width))));
   for (const t of me.played) {
     items.push(el("li", {class: "card played"}, el("span", {class: "dot big", style: `--c: ${COLOURS[t.colour]}`}),
-                  `${t.colour} ${t.name}`, el("span", {class: "cell"}, "played")));
+                  treasureTitle(t), el("span", {class: "cell"}, _("played"))));
   }
   $("hand").replaceChildren(...items);
 }
@@ -149,22 +150,22 @@ function renderDealing(data) {
   for (const c of data.cards) (groups[c.colour] = groups[c.colour] || []).push(c);
   const box = $("deal-cards");
   box.replaceChildren(...Object.entries(groups).map(([colour, cards]) => el("fieldset", {class: "deal-colour"},
-    el("legend", {}, el("span", {class: "dot big", style: `--c: ${COLOURS[colour]}`}), ` ${cap(colour)}`),
+    el("legend", {}, el("span", {class: "dot big", style: `--c: ${COLOURS[colour]}`}), ` ${_(cap(colour))}`),
     ...cards.map(c => el("button", {type: "button", class: "card-pick", "aria-pressed": picked.includes(c.cell) ? "true" : "false",
                                    onclick: () => togglePick(c, groups[colour], per)},
                         c.name, el("span", {class: "cell"}, c.cell))))));
   $("send-cards").disabled = picked.length !== 5 * per;
-  $("send-cards").textContent = data.entered.length ? "Send my cards again" : "Send my cards";
+  $("send-cards").textContent = data.entered.length ? _("Send my cards again") : _("Send my cards");
   const width = data.maze.width;
   if (!board) board = new Board($("board"), {figures: 1});
   board.update(data.maze, {figures: [], mummy: null, rings: picked.map(n => cellIndex(n, width))});
   $("hand").replaceChildren(...picked.map(n => {
     const c = data.cards.find(x => x.cell === n);
     return el("li", {class: "card"}, el("span", {class: "dot big", style: `--c: ${COLOURS[c.colour]}`}),
-              `${c.colour} ${c.name}`, el("span", {class: "cell"}, c.cell));
+              c.name, el("span", {class: "cell"}, c.cell));
   }));
   $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
-    el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? "cards in" : "entering cards\u2026"))));
+    el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? _("cards in") : _("entering cards\u2026")))));
   $("log").replaceChildren();
 }
 

@@ -7,24 +7,24 @@ function render(data) {
   cues.follow("table", data);
   renderNotice(data.notice);
   $("guidance").textContent = data.guidance;
-  const link = data.board.connected ? "Board connected" : "Board disconnected";
+  const link = data.board.connected ? _("Board connected") : _("Board disconnected");
   $("board-link").textContent = link;
   $("board-link").className = "board-link " + (data.board.connected ? "ok" : "down");
   if (data.stage === "dealing") {
     clearGame(board);
     $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
-      el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? "cards in" : "entering cards\u2026"))));
+      el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? _("cards in") : _("entering cards\u2026")))));
     return;
   }
   const v = data.view;
-  renderHeaderAnkhs(`Round ${v.rounds + 1}`);
+  renderHeaderAnkhs(_("Round {n}", {n: v.rounds + 1}));
   renderCaught(data.caught);
   if (!board || board.options.figures !== v.positions.length) {
     board = new Board($("board"), {figures: v.positions.length});
   }
   board.update(v.maze, {figures: v.positions, mummy: v.mummy, named: messageCells(v.maze)});
   renderDice($("dice"), v);
-  $("announced").textContent = v.announced ? `${cap(v.turn_colour)} announced ${v.announced}` : "";
+  $("announced").textContent = v.announced ? _("{colour} announced {face}", {colour: _(cap(v.turn_colour)), face: v.announced === "arrow" ? _("the arrow") : v.announced}) : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
 }

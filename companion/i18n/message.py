@@ -1,0 +1,82 @@
+"""What a message means: an id (its English text with ``{name}`` places) and values.
+
+Pure data, free of any web code: the rules engines and trackers build these, and the
+web layer renders them in the reader's language (``catalog.render``).  ``str()`` of a
+message is its English text, so logs and tests read as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+Value = Union["Msg", str, int, float]
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message id and its values (values may be messages themselves)."""
+
+    id: str
+    values: tuple[tuple[str, Value], ...] = ()
+
+    def __str__(self) -> str:
+        return self.render(lambda text: text)
+
+    def render(self, translate: Any) -> str:
+        """The text with ``translate(id)`` for this message and every nested one."""
+        text: str = translate(self.id)
+        if not self.values:
+            return text
+        values = {k: v.render(translate) if isinstance(v, Msg) else v for k, v in self.values}
+        return text.format_map(values)
+
+    @property
+    def kwargs(self) -> dict[str, Value]:
+        return dict(self.values)
+
+
+def msg(id: str, **values: Value) -> Msg:
+    """A message: ``msg("{colour} may not stop on {cell}.", colour=..., cell=...)``."""
+    return Msg(id, tuple(values.items()))
+
+
+def word(id: str) -> Msg:
+    """A word to translate on its own (a colour, a treasure, a face of a die)."""
+    return Msg(id)
+
+
+def N_(id: str) -> str:
+    """Marks a constant for the catalogs; it is rendered where it is used."""
+    return id
+
+
+def joined(parts: Sequence[Value]) -> Msg:
+    """ "A", "A and B", "A, B and C": each part rendered, the "and" translated."""
+    if not parts:
+        return Msg("")
+    if len(parts) == 1:
+        return msg("{a}", a=parts[0])
+    head = parts[0]
+    for part in parts[1:-1]:
+        head = msg("{a}, {b}", a=head, b=part)
+    return msg("{a} and {b}", a=head, b=parts[-1])
+
+
+def counted(n: int, one: str, many: str, **values: Value) -> Msg:
+    """ "1 step" or "3 steps": both forms are catalog ids with ``{n}``."""
+    return msg(one if n == 1 else many, n=n, **values)
+
+
+class MessageError(ValueError):
+    """An error whose message is for players: ``.message`` renders in any language."""
+
+    def __init__(self, message: Msg | str, **values: Value) -> None:
+        self.message = message if isinstance(message, Msg) else msg(message, **values)
+        super().__init__(str(self.message))
+
+    @classmethod
+    def of(cls, message: Msg) -> MessageError:
+        """The error for an already-built message."""
+        return cls(message)
