@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.bench_pages import TARGETS as PAGE_TARGETS
+from companion.bench_pages import bench_pages
 from companion.bench_streams import TARGETS as STREAM_TARGETS
 from companion.bench_streams import bench_streams
 from companion.games.mummy.maze import DIRECTIONS
@@ -52,6 +54,7 @@ TARGETS = {
     "mummy.think_p99.normal": "within 200 ms",
     "mummy.think_p99.hard": "within 200 ms",
     **STREAM_TARGETS,
+    **PAGE_TARGETS,
 }
 
 
@@ -817,6 +820,7 @@ SECTIONS: dict[str, Callable[[bool], list[Figure]]] = {
     "service": bench_service,
     "web": bench_web,
     "streams": lambda quick: bench_streams(quick, _run_companion),
+    "pages": bench_pages,
 }
 
 

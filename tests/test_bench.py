@@ -45,6 +45,9 @@ EXPECTED = {
     "streams.soak_rss_growth": True,
     "streams.message_bytes": False,
     "streams.dropped_worst_page": True,
+    "pages.weight_per_phone": False,
+    "pages.weight_per_phone_unslimmed": False,
+    "pages.weight_ratio": True,
 }
 
 
@@ -66,3 +69,13 @@ def test_quick_bench_reports_every_figure_as_json(capsys):
 def test_unknown_sections_are_refused(capsys):
     assert main(["bench", "--only", "warp"]) == 2
     assert "unknown sections" in capsys.readouterr().out
+
+
+def test_the_page_weight_per_phone_over_a_game_is_at_least_halved(capsys):
+    """The issue's goal, measured: a phone's bytes over a complete game, against the same
+    game with every stream message whole (the maze and every announcement in each)."""
+    assert main(["bench", "--quick", "--json", "--only", "pages"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    weight = figures["pages.weight_per_phone"]["value"]
+    assert 0 < weight < figures["pages.weight_per_phone_unslimmed"]["value"]
+    assert figures["pages.weight_ratio"]["value"] <= 0.5

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from waitress import create_server
 
 from companion.bench_streams import PHONES, _Site
@@ -144,3 +146,19 @@ def test_a_phone_that_stops_reading_is_dropped_not_buffered():
         assert received < 10 * MAX_PENDING  # what the kernel held, not an endless buffer
     finally:
         phone.close()
+
+
+@given(
+    st.lists(st.lists(st.integers(min_value=0, max_value=3), max_size=8), min_size=1, max_size=12)
+)
+def test_the_announcements_sent_as_news_rebuild_the_whole_log(logs: list[list[int]]) -> None:
+    """However the log changes (new entries, the oldest dropped, an undo rewriting it),
+    the page's log rebuilt from the news is the server's log."""
+    from companion.web.stream import LogDelta
+
+    delta, page = LogDelta(), []
+    for log in logs:
+        sent = delta.slim({"log": list(log)})
+        keep = sent.get("log_keep", 0)
+        page = page[len(page) - keep :] + sent["log"]
+        assert page == log

@@ -54,7 +54,7 @@ from .payloads import (
     table_payload,
     winner_text,
 )
-from .stream import Once, event, respond
+from .stream import LogDelta, Once, event, respond
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
 
@@ -580,13 +580,14 @@ def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
     Unlike a stream per published version, nothing here tells how often the service
     published (a board sensor change publishes too): the mummy must not be able to
     count a seeker's steps from the stream's rhythm.  The maze goes in the first
-    message only (``Once``).
+    message only (``Once``), and the announcements as what is new (``LogDelta``).
     """
     svc = service()
     store = seats()
     cookie = dict(session.get("seat") or {})
     lang = current_language()  # the stream outlives its request: the language is kept
     once = Once()
+    delta = LogDelta()
     last = ""
     seen = (-1, -1)
 
@@ -607,7 +608,7 @@ def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
         if text == last:
             return "", True
         last = text
-        return event(once.slim(payload)), True
+        return event(delta.slim(once.slim(payload))), True
 
     def wait(seconds: float) -> None:
         svc.wait_for_change(seen[0], min(seconds, TABLE_POLL_S))

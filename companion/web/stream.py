@@ -87,6 +87,27 @@ class Once:
         return out
 
 
+class LogDelta:
+    """Sends a payload's announcement log as what is new since this stream's last
+    message: ``log`` the entries to add, ``log_keep`` how many of the page's last
+    entries stay (the first message, and any after an undo, may keep none)."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] | None = None
+
+    def slim(self, payload: dict[str, Any]) -> dict[str, Any]:
+        log = payload.get("log")
+        if not isinstance(log, list):
+            return payload
+        before, self.sent = self.sent, log
+        if before is None:
+            return payload
+        keep = min(len(before), len(log))
+        while before[len(before) - keep :] != log[:keep]:  # keep = 0 always matches
+            keep -= 1
+        return {**payload, "log": log[keep:], "log_keep": keep}
+
+
 def event_stream(
     service: Service,
     make: Callable[[Any], dict[str, Any]],

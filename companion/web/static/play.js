@@ -61,6 +61,13 @@ function keep(kept, data) {
     if (key in holder) kept[slot] = holder[key];
     else if (slot in kept) holder[key] = kept[slot];
   }
+  // The announcements come as what is new: keep the last `log_keep` of ours, add the rest.
+  if ("log_keep" in data) {
+    const old = kept.log || [];
+    data.log = old.slice(old.length - data.log_keep).concat(data.log);
+    delete data.log_keep;
+  }
+  if (data.log) kept.log = data.log;
 }
 
 // Render the seat's state now and after every change the server pushes.
