@@ -156,6 +156,29 @@ def test_a_tap_on_a_treasure_cells_centre_reaches_the_cell(
     assert hits and "treasure" not in str(hits), hits
 
 
+def test_the_simulator_shows_each_figure_in_its_colour_and_follows_the_stream(
+    server: Server, seats: dict[str, Any]
+) -> None:
+    expect = sync_api.expect
+    sim = seats["host"].context.new_page()  # /sim is the host's
+    asked: list[str] = []
+    sim.on("request", lambda r: asked.append(r.url) if "/sim/api/board" in r.url else None)
+    sim.goto(server.url + "/sim")
+    expect(sim.locator('.figure[data-colour="red"]')).to_have_count(1)
+    expect(sim.locator('.figure[data-colour="blue"]')).to_have_count(1)
+    expect(sim.locator("#turn")).to_contain_text("turn")
+    spare = 150  # a sarcophagus slot: a stray magnet, in no figure's colour
+    server.toggle(spare)
+    expect(sim.locator(f'.figure[data-position="{spare}"]')).to_have_count(1)
+    expect(sim.locator(f'.figure[data-position="{spare}"]')).to_have_attribute("data-colour", "")
+    server.toggle(spare)
+    expect(sim.locator(f'.figure[data-position="{spare}"]')).to_have_count(0)
+    sim.wait_for_timeout(600)
+    assert len(asked) == 1, asked  # one load, then the stream: no polling
+    sim.close()
+    seats["host"].context.pages[0].bring_to_front()
+
+
 def test_cues_for_the_seats_own_turn_and_a_mute_that_is_remembered(
     server: Server, seats: dict[str, Any]
 ) -> None:

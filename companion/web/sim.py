@@ -8,11 +8,13 @@ from flask import Blueprint, abort, jsonify, render_template, request, session
 from flask.typing import ResponseReturnValue
 
 from companion.games.mummy.views import maze_view
+from companion.i18n import word
 from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
 from .contract import ANY_OBJECT, INTEGER, array, body, endpoint, obj
 from .doors import is_host, keeper, need, seats
+from .payloads import table_guidance
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
@@ -61,17 +63,43 @@ def board() -> ResponseReturnValue:
                 "names": [config.position_name(p) for p in range(config.positions)],
             },
             "maze": maze_view(svc.maze),
-            "magnets": sorted(app.mock_board.occupied),
-            "leds": [list(c) for c in app.lights.last_frame],
-            "game": _game_summary(app),
+            **_live_board(app),
         }
     )
+
+
+def _live_board(app: Any) -> dict[str, Any]:
+    """What changes on the simulated board: magnets, LEDs, the figures' colours, the game."""
+    return {
+        "magnets": sorted(app.mock_board.occupied),
+        "leds": [list(c) for c in app.lights.last_frame],
+        "figures": _figure_colours(app),
+        "game": _game_summary(app),
+    }
+
+
+def _figure_colours(app: Any) -> dict[str, str]:
+    """Position -> the colour of the maze figure on it, for the magnets on the board: each
+    where the game expects it, and the one in a player's hand where it was put down."""
+    if app.hub.active != "mummy":
+        return {}
+    svc = app.service
+    state = svc.game.current
+    occupied = set(app.mock_board.occupied)
+    expected = svc.board.expected(state)
+    colours = {p: state.setup.figures[f].value for f, p in expected.items() if p in occupied}
+    gone = [f for f, p in expected.items() if p not in occupied]
+    strays = sorted(occupied - set(expected.values()))
+    if len(gone) == 1 and len(strays) == 1:
+        colours[strays[0]] = state.setup.figures[gone[0]].value
+    return {str(p): c for p, c in colours.items()}
 
 
 @bp.get("/api/stream")
 @endpoint("The board as the game judges it, live.", answer=None, media="text/event-stream")
 def stream() -> ResponseReturnValue:
-    """Live table summary for the simulator (mock mode only: it shows every figure)."""
+    """The simulated board, live: the game's judgement, magnets, LEDs and figure colours
+    (mock mode only: it shows every figure).  The page follows it instead of polling."""
     svc = service()
     since = request.args.get("since", default=-1, type=int)
 
@@ -85,8 +113,10 @@ def stream() -> ResponseReturnValue:
             "unexpected": sorted(judgement.unexpected),
             "lifted": sorted(judgement.lifted),
             "message": judgement.message,
+            **_live_board(app),
         }
 
+    app = appliance()
     return event_stream(svc, make, since, keeper("sim"))
 
 
@@ -115,7 +145,8 @@ def _game_summary(app: Any) -> dict[str, Any]:
     if active != "mummy":
         other = app.hub.service(active)
         message = other.view()["board"].get("message") if active == "crypt" else None
-        return {"active_game": active, "title": GAME_NAMES.get(active, active), "message": message}
+        title = word(GAME_NAMES.get(active, active))
+        return {"active_game": active, "title": title, "message": message}
     view = app.service.view("table")
     return {
         "active_game": active,
@@ -126,4 +157,5 @@ def _game_summary(app: Any) -> dict[str, Any]:
         "message": view["board"].get("message"),
         "winner": view["winner"],
         "positions": view["positions"],
+        "turn": table_guidance(app.service.published.state, app.service.published),
     }
