@@ -175,3 +175,24 @@ def test_a_run_entered_by_tapping_treasures_moves_the_score_on_every_phone(
     anna.screenshot(path=str(shots / "lootnrun-after-run.png"))
     assert small_targets(anna) == []
     assert anna.errors == [] and table.errors == []
+
+
+def test_a_long_name_wraps_on_a_phone_and_the_input_stops_at_the_limit(server, browser):
+    url, _ = server
+    page = phone(browser)
+    page.goto(f"{url}/")
+    page.wait_for_url(f"{url}/host")
+    page.goto(f"{url}/lootnrun")
+    names = page.locator("#setup-players .name")
+    page.wait_for_selector("#setup-players .name")
+    names.nth(0).fill("Maximiliane-Josephine-Antonia")  # longer than the limit
+    assert names.nth(0).input_value() == "Maximiliane-Josephine-Antonia"[:24]
+    names.nth(1).fill("B" * 24)
+    for i in range(2, names.count()):
+        names.nth(i).fill(f"P{i}")
+    page.click("#start-game")
+    page.wait_for_selector("#act-loot")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], wide  # the page does not scroll sideways
+    assert "B" * 24 in page.inner_text("body")
+    assert page.errors == []

@@ -284,3 +284,14 @@ def test_without_the_appliance_the_api_says_it_is_not_running(appliance):
     res = host.get("/lootnrun/api/view")
     assert res.status_code == 503
     assert res.get_json() == {"error": "Loot N Run is not running on this companion."}
+
+
+def test_a_name_longer_than_the_limit_is_refused_and_nothing_starts(client):
+    long = "Maximiliane-Josephine-Antonia"  # 29 characters, one word
+    res = client.post(
+        "/lootnrun/api/new", json={"players": [{"name": long, "colour": "red"}, *PLAYERS[1:]]}
+    )
+    assert res.status_code == 409  # the rules refuse it, as any other rule
+    assert res.get_json()["error"].startswith("A name has at most 24 characters: shorten Maxim")
+    assert client.get("/lootnrun/api/view").get_json()["phase"] == "setup"
+    assert 'data-max-name="24"' in client.get("/lootnrun").get_data(as_text=True)

@@ -51,6 +51,7 @@ from companion.games.lootnrun.commands import COMMAND_TYPES
 from companion.games.lootnrun.engine import RuleError
 from companion.games.lootnrun.record import FormatError, card_from_json, command_from_json
 from companion.games.lootnrun.scoring import awaken_outcome, run_score
+from companion.games.lootnrun.state import MAX_NAME
 from companion.games.lootnrun.views import events_view, outcome_view, run_view
 from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
@@ -183,7 +184,7 @@ def _door() -> None:
 
 @bp.get("")
 def page() -> ResponseReturnValue:
-    return render_template("lootnrun.html")
+    return render_template("lootnrun.html", max_name=MAX_NAME)
 
 
 # -- the API ----------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from .events import (
 )
 from .history import Action, Gain, GainReason, HistoryEntry
 from .scoring import RunScore, awaken_outcome, run_score
-from .state import MAX_PLAYERS, MIN_PLAYERS, Phase, Player, Setup, State
+from .state import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Phase, Player, Setup, State
 
 __all__ = [
     "WEREWOLF_DRAW",
@@ -108,6 +108,12 @@ def _check_setup(setup: Setup) -> None:
     for p in players:
         if not p.name.strip():
             raise RuleError("Every player needs a name.")
+        if len(p.name.strip()) > MAX_NAME:
+            raise RuleError(
+                "A name has at most {n} characters: shorten {name}.",
+                n=MAX_NAME,
+                name=p.name.strip()[:MAX_NAME] + "\u2026",
+            )
         if not p.colour.strip():
             raise RuleError("{name} needs a colour for their scoring token.", name=p.name)
         key = p.name.strip().casefold()

@@ -11,6 +11,8 @@ from .history import HistoryEntry
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+#: The longest name a player may have (a score track line on a phone holds it).
+MAX_NAME = 24
 #: Points that end the game (RULES.md: 35, or 30 with 6 players).
 TARGET = 35
 TARGET_SIX_PLAYERS = 30

@@ -728,7 +728,7 @@
   function setupRow(name, colour, first) {
     const options = COLOURS.includes(colour) ? COLOURS : [colour, ...COLOURS];
     const li = h("li", { class: "setup-player" },
-      h("input", { type: "text", class: "name", value: name, placeholder: "name (or initial)", maxlength: 24, "aria-label": "player name", autocomplete: "off" }),
+      h("input", { type: "text", class: "name", value: name, placeholder: "name (or initial)", maxlength: Number(document.body.dataset.maxName), "aria-label": "player name", autocomplete: "off" }),
       h("select", { class: "colour", "aria-label": "token colour", onchange: (ev) => paintSelect(ev.target) },
         options.map((c) => h("option", { value: c, selected: c === colour, text: c }))),
       h("label", { class: "starts" }, h("input", { type: "radio", name: "first", checked: first }), "starts"),
