@@ -109,7 +109,7 @@ def test_commands_wait_for_the_board_to_be_put_right(client, appliance):
     wait_until(lambda: not crypt(appliance).published.judgement.matches)
     response = client.post("/crypt/api/command", json={"kind": "place_cube", "square": "c3"})
     assert response.status_code == 409
-    assert response.get_json()["error"].startswith("Put the board right: take the figure off")
+    assert response.get_json()["error"].startswith("Put the board right: take the figures off")
 
 
 def test_a_request_that_is_not_json_is_refused(client):
@@ -126,8 +126,8 @@ def test_a_request_that_is_not_json_is_refused(client):
         ({"players": 2, "seed": 1}, 400, 'unknown key "seed"'),
         ({"players": 2, "first_player": "red"}, 400, '"first_player" is a whole number'),
         ({"players": 2, "computer": "yes"}, 400, '"computer" is a whole number'),
-        ({"players": 2, "colours": ["red"]}, 400, "give 2 colours"),
-        ({"players": 2, "colours": ["red", "white"]}, 409, "'white' is not a colour here"),
+        ({"players": 2, "colours": ["red"]}, 400, "Give 2 colours"),
+        ({"players": 2, "colours": ["red", "white"]}, 409, "white is not a colour here"),
         ({"players": 2, "colours": ["red", "red"]}, 409, "Every player needs a colour"),
         ({"players": 2, "computer": 2}, 409, "The computer plays one of the players 1 to 2"),
         ({"players": 4, "first_player": 4}, 409, "The first player must be"),

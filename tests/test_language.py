@@ -90,3 +90,20 @@ def test_each_game_has_its_rules_in_the_pages_language_with_the_hosts_options(
     assert phone.get("/rules/chess").status_code == 404
     seat = table.device("seeker0").get("/seeker").get_data(as_text=True)
     assert 'href="/rules/mummy"' in seat
+
+
+def test_the_crypt_speaks_german_too(table: Any) -> None:
+    host = table.host
+    page = host.get("/crypt", headers=GERMAN).get_data(as_text=True)
+    assert "Kammer betreten" in page and '<html lang="de">' in page
+    host.post("/crypt/api/new", json={"players": 2}, headers=GERMAN)
+    res = host.post(
+        "/crypt/api/command", json={"kind": "place_cube", "square": "a1"}, headers=GERMAN
+    )
+    assert res.status_code == 409
+    assert res.json["error"] == (
+        "a1 liegt auf einer grünen Eckplatte: Dort darf kein Würfel liegen."
+    )
+    assert '"Computer: {move}": "Computer: {move}"' in host.get("/i18n/de.js").get_data(
+        as_text=True
+    )

@@ -52,6 +52,7 @@ from companion.games.crypt.record import (
 )
 from companion.games.crypt.state import DEFAULT_COLOURS, Setup, State
 from companion.games.crypt.views import board_view, events_json, table_view
+from companion.i18n import Msg, msg
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .journal import Journal
@@ -70,7 +71,7 @@ class LogEntry:
     """One accepted command in words, for the page."""
 
     player: int
-    text: str
+    text: Msg
     computer: bool
 
 
@@ -306,7 +307,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
         if state.is_over:
             message = p.history[-1].text if p.history else None
         elif p.computer_thinking and judgement.matches:
-            message = f"{name(colours, state.to_move)}, the computer, is thinking."
+            message = msg(
+                "{player}, the computer, is thinking.", player=name(colours, state.to_move)
+            )
         view["board"] = {
             "matches": judgement.matches,
             "message": message,
@@ -319,7 +322,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
         }
         return view
 
-    def _square_names(self, positions: frozenset[int]) -> list[str]:
+    def _square_names(self, positions: frozenset[int]) -> list[Msg]:
         """Positions as square names (or the board's name for those off the 8x8)."""
         return [self.board.name(pos) for pos in sorted(positions)]
 

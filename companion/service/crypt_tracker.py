@@ -48,7 +48,7 @@ from companion.games.crypt.moves import (
     placeable_mask,
 )
 from companion.games.crypt.state import Phase, State
-from companion.words import figures, joined
+from companion.i18n import Msg, joined, msg, word
 
 #: The crypt board's side: it lies on the central 8x8 cells of the board.
 SQUARES_SIDE = 8
@@ -118,19 +118,19 @@ class CryptBoard:
         """Player -> board position of their meeple, for every meeple on the board."""
         return {p: self.position(sq) for p, sq in enumerate(state.meeples) if sq >= 0}
 
-    def name(self, position: int) -> str:
+    def name(self, position: int) -> Msg:
         """A position as players call it: ``c3`` on the crypt board, ``A1`` (the maze
         cell's name) outside it, ``camp slot 2`` for a pad."""
         sq = self.square(position)
         if sq is not None:
-            return square_name(sq)
+            return word(square_name(sq))
         if 0 <= position < self.cells:
             row, col = divmod(position, self.columns)
-            return f"{chr(ord('A') + col)}{row + 1} (off the crypt board)"
+            return msg("{cell} (off the crypt board)", cell=f"{chr(ord('A') + col)}{row + 1}")
         pad = position - self.cells
         if pad < self.camp_slots:
-            return f"camp slot {pad + 1}"
-        return f"sarcophagus slot {pad - self.camp_slots + 1}"
+            return msg("camp slot {n}", n=pad + 1)
+        return msg("sarcophagus slot {n}", n=pad - self.camp_slots + 1)
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ class CryptJudgement:
     #: ``touched``).
     touch: int | None = None
     #: What the players should do, in their words (None: nothing to say).
-    message: str | None = None
+    message: Msg | None = None
 
 
 def judge(
@@ -197,8 +197,8 @@ def judge(
     )
 
 
-def _colour(state: State, player: int) -> str:
-    return state.colour(player).capitalize()
+def _colour(state: State, player: int) -> Msg:
+    return word(state.colour(player).capitalize())
 
 
 def _placing_cubes(
@@ -211,12 +211,19 @@ def _placing_cubes(
         if touched is not None and (placeable >> touched) & 1:
             return CryptJudgement(
                 command=PlaceCube(touched),
-                message=f"{placer} puts one of {owner}'s cubes on {square_name(touched)}.",
+                message=msg(
+                    "{placer} puts one of {owner}'s cubes on {square}.",
+                    placer=placer,
+                    owner=owner,
+                    square=square_name(touched),
+                ),
             )
         return CryptJudgement(
-            message=(
-                f"{placer} places one of {owner}'s cubes: tap a free space on the phone, "
-                "or touch it with a magnet and lift the magnet again."
+            message=msg(
+                "{placer} places one of {owner}'s cubes: tap a free space on the phone, "
+                "or touch it with a magnet and lift the magnet again.",
+                placer=placer,
+                owner=owner,
             )
         )
     if len(extra) != 1:
@@ -227,12 +234,17 @@ def _placing_cubes(
         return None
     if (placeable >> sq) & 1:
         return CryptJudgement(
-            touch=sq, message=f"Lift the magnet to put {owner}'s cube on {square_name(sq)}."
+            touch=sq,
+            message=msg(
+                "Lift the magnet to put {owner}'s cube on {square}.",
+                owner=owner,
+                square=square_name(sq),
+            ),
         )
     return CryptJudgement(
         matches=False,
         errors=frozenset({position}),
-        message=f"{_reason(state, PlaceCube(sq))} Lift the magnet.",
+        message=msg("{reason} Lift the magnet.", reason=_reason(state, PlaceCube(sq))),
     )
 
 
@@ -243,7 +255,12 @@ def _placing_meeple(state: State, extra: frozenset[int], board: CryptBoard) -> C
     names = ", ".join(square_name(c) for c in corners)
     if not extra:
         return CryptJudgement(
-            hints=hints, message=f"{player}: put your meeple on a free corner ({names})."
+            hints=hints,
+            message=msg(
+                "{player}: put your meeple on a free corner ({corners}).",
+                player=player,
+                corners=names,
+            ),
         )
     if len(extra) == 1:
         (position,) = extra
@@ -253,20 +270,28 @@ def _placing_meeple(state: State, extra: frozenset[int], board: CryptBoard) -> C
         if sq is not None:
             reason = _reason(state, PlaceMeeple(sq))
         else:
-            reason = f"{board.name(position)} is not on the crypt board."
+            reason = msg("{place} is not on the crypt board.", place=board.name(position))
         return CryptJudgement(
             matches=False,
             errors=frozenset({position}),
             hints=hints,
-            message=f"{reason} {player}'s meeple starts on a free corner ({names}).",
+            message=msg(
+                "{reason} {player}'s meeple starts on a free corner ({corners}).",
+                reason=reason,
+                player=player,
+                corners=names,
+            ),
         )
     return CryptJudgement(
         matches=False,
         unexpected=extra,
         hints=hints,
-        message=(
-            f"Only one meeple at a time: take the figures off "
-            f"{_names(board, extra)}, then {player} puts one on a free corner ({names})."
+        message=msg(
+            "Only one meeple at a time: take the figures off "
+            "{places}, then {player} puts one on a free corner ({corners}).",
+            places=_names(board, extra),
+            player=player,
+            corners=names,
         ),
     )
 
@@ -280,11 +305,30 @@ def _moving(
     hints = frozenset(board.position(sq) for sq in targets)
     chamber = can_enter_chamber(state)
     if not gone and not extra:
+        if not targets and chamber:
+            return CryptJudgement(
+                message=msg(
+                    "{player} cannot move: enter the chamber on the phone, or pass.", player=player
+                )
+            )
         if not targets:
-            action = "enter the chamber on the phone, or pass" if chamber else "pass on the phone"
-            return CryptJudgement(message=f"{player} cannot move: {action}.")
-        also = ", or enter the chamber on the phone" if chamber else ""
-        return CryptJudgement(message=f"{player} to move: lift your meeple from {start}{also}.")
+            return CryptJudgement(
+                message=msg("{player} cannot move: pass on the phone.", player=player)
+            )
+        if chamber:
+            return CryptJudgement(
+                message=msg(
+                    "{player} to move: lift your meeple from {start}, "
+                    "or enter the chamber on the phone.",
+                    player=player,
+                    start=start,
+                )
+            )
+        return CryptJudgement(
+            message=msg(
+                "{player} to move: lift your meeple from {start}.", player=player, start=start
+            )
+        )
     if gone != {home}:
         return None
     lifted = frozenset({home})
@@ -292,12 +336,18 @@ def _moving(
         if not targets:
             return CryptJudgement(
                 lifted=lifted,
-                message=f"{player} cannot move: put the meeple back on {start} and pass.",
+                message=msg(
+                    "{player} cannot move: put the meeple back on {start} and pass.",
+                    player=player,
+                    start=start,
+                ),
             )
         return CryptJudgement(
             lifted=lifted,
             hints=hints,
-            message=f"Put {player} down in a straight line from {start}.",
+            message=msg(
+                "Put {player} down in a straight line from {start}.", player=player, start=start
+            ),
         )
     if len(extra) != 1:
         return None
@@ -305,26 +355,33 @@ def _moving(
     sq = board.square(position)
     if sq is not None and sq in targets:
         return CryptJudgement(command=Move(sq), lifted=lifted)
-    reason = why_not_move(state, sq) if sq is not None else "a meeple stays on the crypt board."
+    reason = (
+        why_not_move(state, sq) if sq is not None else msg("a meeple stays on the crypt board.")
+    )
     return CryptJudgement(
         matches=False,
         lifted=lifted,
         errors=frozenset({position}),
         hints=hints,
-        message=f"{player} may not stop on {board.name(position)}: {reason}",
+        message=msg(
+            "{player} may not stop on {place}: {reason}",
+            player=player,
+            place=board.name(position),
+            reason=reason,
+        ),
     )
 
 
-def _reason(state: State, command: Command) -> str:
+def _reason(state: State, command: Command) -> Msg:
     """The engine's player-facing reason why ``command`` is refused."""
     try:
         apply(state, command)
     except RuleError as exc:
-        return str(exc)
-    return "That is not allowed now."  # pragma: no cover - callers pass refused commands
+        return exc.message
+    return msg("That is not allowed now.")  # pragma: no cover - callers pass refused commands
 
 
-def _names(board: CryptBoard, positions: frozenset[int]) -> str:
+def _names(board: CryptBoard, positions: frozenset[int]) -> Msg:
     return joined([board.name(p) for p in sorted(positions)])
 
 
@@ -334,7 +391,7 @@ def restore_message(
     expected: dict[int, int],
     gone: frozenset[int],
     extra: frozenset[int],
-) -> str:
+) -> Msg:
     """What to do to make the board match the game, in player words.
 
     One meeple missing and one figure elsewhere is a meeple to carry over (the
@@ -345,13 +402,25 @@ def restore_message(
     if len(gone) == 1 and len(extra) == 1:
         (to,) = gone
         (at,) = extra
-        return (
-            f"Move {_colour(state, owners[to])}'s meeple from {board.name(at)} to {board.name(to)}."
+        return msg(
+            "Move {player}'s meeple from {start} to {place}.",
+            player=_colour(state, owners[to]),
+            start=board.name(at),
+            place=board.name(to),
         )
     parts = [
-        f"put {_colour(state, owners[position])}'s meeple on {board.name(position)}"
+        msg(
+            "put {player}'s meeple on {place}",
+            player=_colour(state, owners[position]),
+            place=board.name(position),
+        )
         for position in sorted(gone)
     ]
-    if extra:
-        parts.append(f"take {figures(len(extra))} off {_names(board, extra)}")
-    return f"Put the board right: {'; '.join(parts)}."
+    if len(extra) == 1:
+        parts.append(msg("take the figure off {places}", places=_names(board, extra)))
+    elif extra:
+        parts.append(msg("take the figures off {places}", places=_names(board, extra)))
+    text = parts[0]
+    for part in parts[1:]:
+        text = msg("{a}; {b}", a=text, b=part)
+    return msg("Put the board right: {what}.", what=text)

@@ -50,6 +50,8 @@ from flask.typing import ResponseReturnValue
 
 from companion.games.crypt.commands import COMMAND_TYPES, parse_command
 from companion.games.crypt.engine import RuleError
+from companion.i18n import Msg, counted, msg, word
+from companion.i18n.catalog import localize
 from companion.service.crypt_service import CryptPublished, CryptService
 from companion.service.loop import ServiceError
 from companion.service.registry import GAME_NAMES
@@ -68,6 +70,7 @@ from .contract import (
     obj,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
+from .language import current_language, message_of
 from .stream import respond
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
@@ -150,26 +153,32 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
             touch=None,
         )
     elif board["off_board"]:
-        n = board["off_board"]
-        figures = "1 figure stands" if n == 1 else f"{n} figures stand"
-        view["board"]["message"] = " ".join(
-            filter(None, [view["board"]["message"], f"{figures} off the crypt board."])
+        off = counted(
+            board["off_board"],
+            "{n} figure stands off the crypt board.",
+            "{n} figures stand off the crypt board.",
         )
+        view["board"]["message"] = _also(view["board"]["message"], off)
     if board["maze_paused"]:
-        view["board"]["message"] = " ".join(
-            filter(None, [view["board"]["message"], "The maze game is paused meanwhile."])
+        view["board"]["message"] = _also(
+            view["board"]["message"], msg("The maze game is paused meanwhile.")
         )
     view["board"].update(board)
     return view
 
 
-def _elsewhere(active: str | None) -> str:
+def _also(message: Msg | None, more: Msg) -> Msg:
+    """A message with one more sentence after it."""
+    return more if message is None else msg("{a} {b}", a=message, b=more)
+
+
+def _elsewhere(active: str | None) -> Msg:
     """What to do while another game (or none) has the board."""
     if active is None:
-        return "No board is connected."
-    return (
-        f"The board plays {GAME_NAMES.get(active, active)}: "
-        "the host gives it to the crypt on the host page."
+        return msg("No board is connected.")
+    return msg(
+        "The board plays {game}: the host gives it to the crypt on the host page.",
+        game=word(GAME_NAMES.get(active, active)),
     )
 
 
@@ -186,11 +195,11 @@ def _give_board_to(service: CryptService, game: str, *, pause: bool = False) -> 
         service.wait_for_change(version, ACTIVATE_WAIT_S)
 
 
-def _refused(message: str) -> ResponseReturnValue:
+def _refused(message: Msg | str) -> ResponseReturnValue:
     return jsonify({"error": message}), 409
 
 
-def _bad(message: str) -> ResponseReturnValue:
+def _bad(message: Msg | str) -> ResponseReturnValue:
     return jsonify({"error": message}), 400
 
 
@@ -225,7 +234,7 @@ def command() -> ResponseReturnValue:
     try:
         service.submit(parsed)
     except (RuleError, ServiceError) as exc:
-        return _refused(str(exc))
+        return _refused(message_of(exc))
     return jsonify(_view())
 
 
@@ -239,11 +248,11 @@ def new_game() -> ResponseReturnValue:
     computer = data.get("computer")
     colours = data.get("colours")
     if colours is not None and len(colours) != players:
-        return _bad(f"give {players} colours, one per player")
+        return _bad(msg("Give {n} colours, one per player.", n=players))
     try:
         service.new_game(players=players, colours=colours, first_player=first, computer=computer)
     except (RuleError, ServiceError) as exc:
-        return _refused(str(exc))
+        return _refused(message_of(exc))
     if is_host():
         # A free board goes to the new game; a running maze game keeps it.
         with contextlib.suppress(BoardRefused):
@@ -261,9 +270,9 @@ def undo() -> ResponseReturnValue:
     try:
         undone = service.undo()
     except (RuleError, ServiceError) as exc:
-        return _refused(str(exc))
+        return _refused(message_of(exc))
     if not undone:
-        return _refused("There is no move of yours to take back.")
+        return _refused(msg("There is no move of yours to take back."))
     return jsonify(_view())
 
 
@@ -280,11 +289,11 @@ def board() -> ResponseReturnValue:
     games = hub()
     if game not in games.services:
         known = ", ".join(sorted(games.services))
-        return _bad(f'"game" must be one of {known}')
+        return _bad(msg("The game must be one of {known}.", known=known))
     try:
         _give_board_to(crypt_service(), game, pause=pause)
     except BoardRefused as exc:
-        return _refused(str(exc))
+        return _refused(message_of(exc))
     return jsonify(_view())
 
 
@@ -300,6 +309,7 @@ def stream() -> ResponseReturnValue:
     fresh = True
     still_open = keeper("crypt")
     context = request_ctx.copy()  # the view asks who looks (the host sees the board's buttons)
+    lang = current_language()
 
     def step() -> tuple[str, bool]:
         nonlocal version, owner, fresh
@@ -311,7 +321,7 @@ def stream() -> ResponseReturnValue:
         version, owner, fresh = published.version, games.active, False
         with context:
             view = _view(published)
-        return f"id: {version}\ndata: {json.dumps(view)}\n\n", True
+        return f"id: {version}\ndata: {json.dumps(localize(view, lang))}\n\n", True
 
     def wait(seconds: float) -> None:
         service.wait_for_change(version, min(seconds, STREAM_POLL_S))

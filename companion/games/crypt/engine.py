@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from companion.games.tuples import replace_at
-from companion.i18n import MessageError, counted, word
+from companion.i18n import N_, MessageError, Msg, counted, msg, word
 
 from .board import (
     CORNER_SQUARES,
@@ -146,7 +146,7 @@ def replay(setup: Setup, commands: Iterable[Command]) -> tuple[State, Events]:
 def _place_cube(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, PlaceCube)
     if state.phase is not Phase.PLACING_CUBES:
-        raise RuleError(_not_now(state, "place a cube"))
+        raise RuleError(_not_now(state, N_("place a cube")))
     sq = command.square
     if not is_square(sq):
         raise RuleError("There is no space {sq}: the board runs from a1 to h8.", sq=sq)
@@ -175,7 +175,7 @@ def _place_cube(state: State, command: Command, events: Events) -> State:
 def _place_meeple(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, PlaceMeeple)
     if state.phase is not Phase.PLACING_MEEPLES:
-        raise RuleError(_not_now(state, "place your meeple"))
+        raise RuleError(_not_now(state, N_("place your meeple")))
     sq = command.corner
     corners = ", ".join(square_name(c) for c in CORNER_SQUARES)
     if not is_square(sq) or not is_corner(sq):
@@ -189,7 +189,7 @@ def _place_meeple(state: State, command: Command, events: Events) -> State:
     if other is not None:
         raise RuleError(
             "{colour}'s meeple already stands on {square}: choose a free corner.",
-            colour=word(state.colour(other).capitalize()),
+            colour=colour_name(state.colour(other)),
             square=square_name(sq),
         )
     player = state.to_move
@@ -207,7 +207,7 @@ def _place_meeple(state: State, command: Command, events: Events) -> State:
 def _move(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Move)
     if state.phase is not Phase.MOVING:
-        raise RuleError(_not_now(state, "move your meeple"))
+        raise RuleError(_not_now(state, N_("move your meeple")))
     player = state.to_move
     to = command.to
     if not is_square(to) or not (move_mask(state) >> to) & 1:
@@ -239,7 +239,7 @@ def _move(state: State, command: Command, events: Events) -> State:
 
 def _enter_chamber(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.MOVING:
-        raise RuleError(_not_now(state, "enter the chamber"))
+        raise RuleError(_not_now(state, N_("enter the chamber")))
     if not can_enter_chamber(state):
         if state.locks:
             left = state.locks_left
@@ -262,7 +262,7 @@ def _enter_chamber(state: State, command: Command, events: Events) -> State:
 
 def _pass(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.MOVING:
-        raise RuleError(_not_now(state, "pass"))
+        raise RuleError(_not_now(state, N_("pass")))
     moves = destinations(state)
     if moves:
         raise RuleError(
@@ -277,23 +277,25 @@ def _pass(state: State, command: Command, events: Events) -> State:
     return _end_moving_turn(state, False, events)
 
 
-def why_not_move(state: State, to: int) -> str:
+def why_not_move(state: State, to: int) -> Msg:
     """A player-facing reason why the player to move may not move to ``to``."""
     if not is_square(to):
-        return f"There is no space {to}: the board runs from a1 to h8."
+        return msg("There is no space {sq}: the board runs from a1 to h8.", sq=to)
     player = state.to_move
     start = state.meeples[player]
     name = square_name(to)
     if to == start:
-        return "A move must cover at least one space."
+        return msg("A move must cover at least one space.")
     path = line_between(start, to)
     if path is None:
-        return (
-            f"A meeple moves in a straight line like a rook: {name} is not on the same "
-            f"row or column as {square_name(start)}."
+        return msg(
+            "A meeple moves in a straight line like a rook: {square} is not on the same "
+            "row or column as {start}.",
+            square=name,
+            start=square_name(start),
         )
     if is_crypt(start) and is_crypt(to):
-        return (
+        return msg(
             "Your meeple is in the crypt: it may not move to another crypt space and "
             "must leave the crypt this turn."
         )
@@ -302,29 +304,52 @@ def why_not_move(state: State, to: int) -> str:
         is_end = sq == to
         other = state.meeple_at(sq)
         if other is not None:
-            verb = "you may not move there" if is_end else "it cannot be passed"
-            return f"{state.colour(other).capitalize()}'s meeple stands on {here}: {verb}."
+            colour = colour_name(state.colour(other))
+            if is_end:
+                return msg(
+                    "{colour}'s meeple stands on {square}: you may not move there.",
+                    colour=colour,
+                    square=here,
+                )
+            return msg(
+                "{colour}'s meeple stands on {square}: it cannot be passed.",
+                colour=colour,
+                square=here,
+            )
         owner = state.cube_owner_at(sq)
         if owner is not None and owner != player:
-            return (
-                f"{state.colour(owner).capitalize()}'s cube lies on {here}: a meeple may "
-                "not enter or pass a space with an opponent's cube."
+            return msg(
+                "{colour}'s cube lies on {square}: a meeple may "
+                "not enter or pass a space with an opponent's cube.",
+                colour=colour_name(state.colour(owner)),
+                square=here,
             )
         if owner == player and not is_end:
-            return (
-                f"Your cube on {here} is in the way: a meeple must stop on its own cube "
-                "and collect it."
+            return msg(
+                "Your cube on {square} is in the way: a meeple must stop on its own cube "
+                "and collect it.",
+                square=here,
             )
         if state.has_lock(sq):
             if not is_end:
-                return f"The lock on {here} is in the way: a locked crypt space cannot be crossed."
-            left = state.locks_left
-            mine = state.cubes_on_board(player)
-            return (
-                f"You may open a lock only with at most {left} of your cubes on the board "
-                f"({left} {'lock' if left == 1 else 'locks'} left); you still have {mine}."
+                return msg(
+                    "The lock on {square} is in the way: a locked crypt space cannot be crossed.",
+                    square=here,
+                )
+            return counted(
+                state.locks_left,
+                "You may open a lock only with at most {n} of your cubes on the board "
+                "({n} lock left); you still have {mine}.",
+                "You may open a lock only with at most {n} of your cubes on the board "
+                "({n} locks left); you still have {mine}.",
+                mine=state.cubes_on_board(player),
             )
-    return f"Your meeple cannot move to {name}."
+    return msg("Your meeple cannot move to {square}.", square=name)
+
+
+def colour_name(colour: str) -> Msg:
+    """A player's colour as a name ("Red"), in the reader's language."""
+    return word(colour.capitalize())
 
 
 # -- turn flow ---------------------------------------------------------------------
@@ -350,15 +375,17 @@ def _game_over(state: State, reason: EndReason, events: Events) -> State:
 
 
 _PHASE_WORDS = {
-    Phase.PLACING_CUBES: "it is time to place your opponent's cubes",
-    Phase.PLACING_MEEPLES: "it is time to put the meeples on the corners",
-    Phase.MOVING: "the meeples are moving",
-    Phase.GAME_OVER: "the game is over",
+    Phase.PLACING_CUBES: N_("it is time to place your opponent's cubes"),
+    Phase.PLACING_MEEPLES: N_("it is time to put the meeples on the corners"),
+    Phase.MOVING: N_("the meeples are moving"),
+    Phase.GAME_OVER: N_("the game is over"),
 }
 
 
-def _not_now(state: State, action: str) -> str:
-    return f"You cannot {action} now: {_PHASE_WORDS[state.phase]}."
+def _not_now(state: State, action: str) -> Msg:
+    return msg(
+        "You cannot {action} now: {why}.", action=word(action), why=word(_PHASE_WORDS[state.phase])
+    )
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.i18n import N_, Msg, counted, joined, msg, word
+
 from .board import square_name
 from .events import (
     ChamberEntered,
@@ -23,65 +25,103 @@ from .events import (
 from .state import EndReason
 
 _ENDINGS = {
-    EndReason.CHAMBER: "",
-    EndReason.ALL_PASSED: " (nobody could move any more)",
-    EndReason.NO_PROGRESS: " (too long without a cube or a lock taken)",
+    EndReason.CHAMBER: None,
+    EndReason.ALL_PASSED: N_("{result} (nobody could move any more)."),
+    EndReason.NO_PROGRESS: N_("{result} (too long without a cube or a lock taken)."),
 }
 
 
-def name(colours: Sequence[str], player: int) -> str:
-    """A player as the pages call them: their colour, capitalised."""
-    return colours[player].capitalize()
+def name(colours: Sequence[str], player: int) -> Msg:
+    """A player as the pages call them: their colour, capitalised (and translated)."""
+    return word(colours[player].capitalize())
 
 
-def describe(events: Sequence[Event], colours: Sequence[str]) -> str:
-    """One sentence (or two, when the game ends) for the events of one command."""
-    parts: list[str] = []
+def describe(events: Sequence[Event], colours: Sequence[str]) -> Msg:
+    """One sentence (or two, when the game ends) for the events of one command; a cube
+    collected or a lock removed is told in the sentence of the move that did it."""
+    parts: list[Msg] = []
     for event in events:
         if isinstance(event, CubePlaced):
             parts.append(
-                f"{name(colours, event.placer)} put one of {name(colours, event.owner)}'s "
-                f"cubes on {square_name(event.square)}."
+                msg(
+                    "{placer} put one of {owner}'s cubes on {square}.",
+                    placer=name(colours, event.placer),
+                    owner=name(colours, event.owner),
+                    square=square_name(event.square),
+                )
             )
         elif isinstance(event, MeeplePlaced):
             parts.append(
-                f"{name(colours, event.player)} put the meeple on {square_name(event.square)}."
+                msg(
+                    "{player} put the meeple on {square}.",
+                    player=name(colours, event.player),
+                    square=square_name(event.square),
+                )
             )
         elif isinstance(event, MeepleMoved):
             parts.append(
-                f"{name(colours, event.player)} moved from {square_name(event.from_square)} "
-                f"to {square_name(event.to)}."
+                msg(
+                    "{player} moved from {start} to {square}.",
+                    player=name(colours, event.player),
+                    start=square_name(event.from_square),
+                    square=square_name(event.to),
+                )
             )
-        elif isinstance(event, CubeCollected):
-            _extend(parts, f"and collected a cube ({event.left_on_board} left on the board).")
-        elif isinstance(event, LockRemoved):
-            locks = "lock" if event.locks_left == 1 else "locks"
-            _extend(parts, f"and removed a lock ({event.locks_left} {locks} left).")
+        elif isinstance(event, CubeCollected) and parts and parts[-1].id.endswith(MOVED):
+            parts[-1] = msg(
+                "{player} moved from {start} to {square} and collected a cube "
+                "({n} left on the board).",
+                **parts[-1].kwargs,
+                n=event.left_on_board,
+            )
+        elif isinstance(event, LockRemoved) and parts and parts[-1].id.endswith(MOVED):
+            parts[-1] = counted(
+                event.locks_left,
+                "{player} moved from {start} to {square} and removed a lock ({n} lock left).",
+                "{player} moved from {start} to {square} and removed a lock ({n} locks left).",
+                **parts[-1].kwargs,
+            )
         elif isinstance(event, ChamberEntered):
             parts.append(
-                f"{name(colours, event.player)} entered the chamber and claimed the white meeple."
+                msg(
+                    "{player} entered the chamber and claimed the white meeple.",
+                    player=name(colours, event.player),
+                )
             )
         elif isinstance(event, Passed):
-            parts.append(f"{name(colours, event.player)} could not move and passed.")
+            parts.append(
+                msg("{player} could not move and passed.", player=name(colours, event.player))
+            )
         elif isinstance(event, GameOver):
-            parts.append(f"{result(event.scores, event.winners, colours)}{_ENDINGS[event.reason]}.")
-    return " ".join(parts)
+            ending = _ENDINGS[event.reason]
+            outcome = result(event.scores, event.winners, colours)
+            parts.append(
+                msg("{result}.", result=outcome) if ending is None else msg(ending, result=outcome)
+            )
+    text = parts[0] if parts else Msg("")
+    for part in parts[1:]:
+        text = msg("{a} {b}", a=text, b=part)
+    return text
 
 
-def result(scores: Sequence[int], winners: Sequence[int], colours: Sequence[str]) -> str:
+#: How a move's sentence ends (a cube or a lock taken is told in it).
+MOVED = "to {square}."
+
+
+def result(scores: Sequence[int], winners: Sequence[int], colours: Sequence[str]) -> Msg:
     """The result without a full stop: "Game over: Red wins 12 to 9"."""
     if len(winners) == 1:
         (winner,) = winners
         others = sorted((s for p, s in enumerate(scores) if p != winner), reverse=True)
-        against = " to ".join(str(s) for s in others)
-        return f"Game over: {name(colours, winner)} wins {scores[winner]} to {against}"
-    names = " and ".join(name(colours, p) for p in winners)
-    return f"Game over: {names} share the win with {scores[winners[0]]} each"
-
-
-def _extend(parts: list[str], tail: str) -> None:
-    """Join ``tail`` to the last sentence (whose full stop it replaces)."""
-    if parts and parts[-1].endswith("."):
-        parts[-1] = f"{parts[-1][:-1]} {tail}"
-    else:
-        parts.append(tail)
+        against = joined([str(s) for s in others])
+        return msg(
+            "Game over: {player} wins {score} to {others}",
+            player=name(colours, winner),
+            score=scores[winner],
+            others=against,
+        )
+    return msg(
+        "Game over: {players} share the win with {score} each",
+        players=joined([name(colours, p) for p in winners]),
+        score=scores[winners[0]],
+    )

@@ -4,18 +4,18 @@
 const FILES = "abcdefgh";
 const COLOURS = {red: "#e23b2e", blue: "#2f6fe0", green: "#2faa3f", yellow: "#f2c200",
                  violet: "#8e4de0", turquoise: "#17b6b6", orange: "#f07a10"};
-const PHASES = {placing_cubes: "placing cubes", placing_meeples: "placing meeples",
-                moving: "moving", game_over: "game over"};
+const PHASES = {placing_cubes: _("placing cubes"), placing_meeples: _("placing meeples"),
+                moving: _("moving"), game_over: _("game over")};
 const $ = id => document.getElementById(id);
 
 let view = null;
 const squares = {};
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function cap(s) { return s ? s.charAt(0).toUpperCase() + s.slice(1) : s; }
 function colourOf(name) { return COLOURS[name] || "#e0a84a"; }
 function playerName(v, p) {
-  return cap(v.players[p].colour) + (v.computer === p ? " (computer)" : "");
+  const colour = _(cap(v.players[p].colour));
+  return v.computer === p ? _("{colour} (computer)", {colour}) : colour;
 }
 
 async function api(path, body) {
@@ -25,11 +25,12 @@ async function api(path, body) {
   try {
     res = await fetch(path, init);
   } catch (e) {
-    showError("The companion cannot be reached.");
+    showError(_("The companion cannot be reached: check the phone is on its Wi-Fi. The page reconnects by itself."));
     return null;
   }
-  const data = await res.json().catch(() => ({error: `The companion answered ${res.status}.`}));
-  if (!res.ok) { showError(data.error || `The companion answered ${res.status}.`); return null; }
+  const answered = _("The companion answered {status}.", {status: res.status});
+  const data = await res.json().catch(() => ({error: answered}));
+  if (!res.ok) { showError(data.error || answered); return null; }
   showError("");
   render(data);
   return data;
@@ -72,7 +73,7 @@ function tap(name) {
   } else if (view.phase === "placing_meeples") {
     api("/crypt/api/command", {kind: "place_meeple", corner: name});
   } else if (view.phase === "moving") {
-    showError("Move the meeple on the board: lift it and put it down on its new space.");
+    showError(_("Move the meeple on the board: lift it and put it down on its new space."));
   }
 }
 
@@ -105,15 +106,15 @@ function render(v) {
       const p = meeples[name];
       piece.className = "piece meeple";
       piece.style.background = colourOf(v.players[p].colour);
-      label += `, ${v.players[p].colour} meeple`;
+      label += ", " + _("{colour} meeple", {colour: _(cap(v.players[p].colour))});
     } else if (cubes[name] || isTouch) {
       const owner = cubes[name] || v.players[(v.to_move + 1) % v.players.length].colour;
       piece.className = "piece cube";
       piece.style.background = colourOf(owner);
-      label += `, ${owner} cube`;
+      label += ", " + _("{colour} cube", {colour: _(cap(owner))});
     } else if (locks.has(name)) {
       piece.className = "piece lock";
-      label += ", lock";
+      label += ", " + _("lock");
     }
     el.classList.toggle("green", green.has(name));
     el.classList.toggle("crypt", crypt.has(name));
@@ -121,7 +122,7 @@ function render(v) {
     el.classList.toggle("hint", hintSquares.has(name));
     el.classList.toggle("has-piece", piece.className !== "piece");
     for (const [cls, set] of Object.entries(marks)) el.classList.toggle(cls, set.has(name));
-    if (hintSquares.has(name)) label += placeable ? ", a cube may go here" : ", possible";
+    if (hintSquares.has(name)) label += ", " + (placeable ? _("a cube may go here") : _("possible"));
     el.setAttribute("aria-label", label);
   }
   renderScores(v);
@@ -134,7 +135,7 @@ function render(v) {
   $("undo").disabled = !v.can_undo;
   const cm = $("computer-move");
   cm.hidden = !v.last_computer;
-  cm.textContent = v.last_computer ? `Computer: ${v.last_computer}` : "";
+  cm.textContent = v.last_computer ? _("Computer: {move}", {move: v.last_computer}) : "";
   const hist = $("history");
   hist.setAttribute("start", v.ply);
   hist.replaceChildren(...v.history.slice().reverse().slice(0, 5).map(e => {
@@ -154,9 +155,12 @@ function renderScores(v) {
     if (!v.over && v.to_move === i) div.classList.add("to-move");
     if (v.winners.includes(i)) div.classList.add("winner");
     const placing = v.players.find(q => q.placed_by === i);
-    const detail = v.phase === "placing_cubes" ? `${plural(placing ? placing.cubes_in_hand : 0, "cube")} to place`
-      : `${plural(p.cubes_on_board.length, "cube")} left` + (p.locks ? ` · ${plural(p.locks, "lock")}` : "")
-        + (p.white_meeple ? " · white meeple" : "");
+    const inHand = placing ? placing.cubes_in_hand : 0, left = p.cubes_on_board.length;
+    const detail = v.phase === "placing_cubes"
+      ? (inHand === 1 ? _("1 cube to place") : _("{n} cubes to place", {n: inHand}))
+      : (left === 1 ? _("1 cube left") : _("{n} cubes left", {n: left}))
+        + (p.locks ? " · " + (p.locks === 1 ? _("1 lock") : _("{n} locks", {n: p.locks})) : "")
+        + (p.white_meeple ? " · " + _("white meeple") : "");
     div.innerHTML = `<span class="dot"></span><span class="who"></span><span class="points"></span>`;
     div.querySelector(".dot").style.background = colourOf(p.colour);
     const who = div.querySelector(".who");
@@ -165,7 +169,7 @@ function renderScores(v) {
     small.textContent = detail;
     who.appendChild(small);
     div.querySelector(".points").textContent = p.score;
-    div.setAttribute("aria-label", `${playerName(v, i)}: ${p.score} points, ${detail}`);
+    div.setAttribute("aria-label", _("{player}: {n} points, {detail}", {player: playerName(v, i), n: p.score, detail}));
     return div;
   }));
 }
@@ -173,23 +177,25 @@ function renderScores(v) {
 function renderTurn(v) {
   const el = $("turn");
   if (v.over) {
-    const names = v.winners.map(p => cap(v.players[p].colour));
+    const names = v.winners.map(p => _(cap(v.players[p].colour)));
     el.innerHTML = "";
     const strong = document.createElement("strong");
-    strong.textContent = names.length > 1 ? `${names.join(" and ")} share the win` : `${names[0]} wins`;
-    el.append("Game over: ", strong);
+    strong.textContent = names.length > 1 ? _("{players} share the win", {players: names.join(" & ")})
+                                          : _("{player} wins", {player: names[0]});
+    el.append(_("Game over:") + " ", strong);
     return;
   }
   const strong = document.createElement("strong");
   strong.textContent = playerName(v, v.to_move);
-  el.replaceChildren(strong, ` to play · ${PHASES[v.phase]} · locks left: ${v.locks_left}`);
+  el.replaceChildren(strong, " " + _("to play · {phase} · locks left: {n}", {phase: PHASES[v.phase], n: v.locks_left}));
 }
 
 function renderBoardUse(b) {
   const mine = b.plays_crypt;
-  $("board-game").textContent = mine ? "The board plays Into the Crypt: lay the crypt sheet over the maze."
-    : (b.active_game ? `The board plays ${b.active_game === "mummy" ? "the mummy maze" : b.active_game}.`
-                     : "No board is connected.");
+  const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt")};
+  $("board-game").textContent = mine ? _("The board plays Into the Crypt: lay the crypt sheet over the maze.")
+    : (b.active_game ? _("The board plays {game}.", {game: names[b.active_game] || b.active_game})
+                     : _("No board is connected."));
   // Only the host gives the board away (a running maze game then asks on the host page).
   $("play-here").hidden = mine || !b.active_game || !b.host;
   $("back-to-maze").hidden = !mine || !b.games.includes("mummy") || !b.host;
@@ -205,10 +211,10 @@ function fillSetup(v) {
   for (let i = 0; i < 4; i++) {
     const label = document.createElement("label");
     label.className = "seat";
-    label.textContent = `Player ${i + 1} `;
+    label.textContent = _("Player {n}", {n: i + 1}) + " ";
     const sel = document.createElement("select");
     sel.name = `colour${i}`;
-    v.colours_available.forEach(c => sel.add(new Option(cap(c), c, false, c === defaults[i])));
+    v.colours_available.forEach(c => sel.add(new Option(_(cap(c)), c, false, c === defaults[i])));
     sel.addEventListener("change", updateSeatOptions);
     label.appendChild(sel);
     seats.appendChild(label);
@@ -228,9 +234,9 @@ function updateSeatOptions() {
   const colours = setupColours();
   const first = $("first-player"), comp = $("computer");
   const keepFirst = first.value;
-  first.replaceChildren(...colours.map((c, i) => new Option(`Player ${i + 1} (${cap(c)})`, i)));
-  comp.replaceChildren(new Option("None: people play every seat", ""),
-                       ...colours.map((c, i) => new Option(`Plays player ${i + 1} (${cap(c)})`, i)));
+  first.replaceChildren(...colours.map((c, i) => new Option(_("Player {n} ({colour})", {n: i + 1, colour: _(cap(c))}), i)));
+  comp.replaceChildren(new Option(_("None: people play every seat"), ""),
+                       ...colours.map((c, i) => new Option(_("Plays player {n} ({colour})", {n: i + 1, colour: _(cap(c))}), i)));
   first.value = keepFirst !== "" && +keepFirst < n ? keepFirst : "0";
   comp.value = computerChoice !== "" && +computerChoice < n ? computerChoice : "";
 }
@@ -239,7 +245,7 @@ async function startGame(ev) {
   ev.preventDefault();
   const comp = $("computer").value;
   const colours = setupColours();
-  if (new Set(colours).size !== colours.length) { showError("Every player needs a colour of their own."); return; }
+  if (new Set(colours).size !== colours.length) { showError(_("Every player needs a colour of their own.")); return; }
   const data = await api("/crypt/api/new", {players: setupPlayers(), colours,
                                            first_player: +$("first-player").value,
                                            computer: comp === "" ? null : +comp});
