@@ -107,3 +107,19 @@ def test_the_crypt_speaks_german_too(table: Any) -> None:
     assert '"Computer: {move}": "Computer: {move}"' in host.get("/i18n/de.js").get_data(
         as_text=True
     )
+
+
+def test_loot_n_run_speaks_german_too(table: Any) -> None:
+    host = table.host
+    page = host.get("/lootnrun", headers=GERMAN).get_data(as_text=True)
+    assert "Spieler hinzufügen" in page and '<html lang="de">' in page
+    res = host.post(
+        "/lootnrun/api/new", json={"players": [{"name": "Anna", "colour": "red"}]}, headers=GERMAN
+    )
+    assert res.json["error"] == "Loot N Run ist für 2 bis 6 Spieler, nicht 1."
+    players = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    host.post("/lootnrun/api/new", json={"players": players})
+    view = host.post("/lootnrun/api/command", json={"cmd": "loot"}, headers=GERMAN).json["view"]
+    assert view["history"][-1]["text"] == "Anna plünderte eine Karte (1 Karte vor sich)."
+    script = host.get("/i18n/de.js").get_data(as_text=True)
+    assert '"Loot": "Plündern"' in script and '"cup": "Kelch"' in script

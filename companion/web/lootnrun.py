@@ -53,6 +53,8 @@ from companion.games.lootnrun.record import FormatError, card_from_json, command
 from companion.games.lootnrun.scoring import awaken_outcome, run_score
 from companion.games.lootnrun.state import MAX_NAME
 from companion.games.lootnrun.views import events_view, outcome_view, run_view
+from companion.i18n import Msg, msg
+from companion.i18n.catalog import localize
 from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, Published
 
@@ -71,6 +73,7 @@ from .contract import (
     one_of,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
+from .language import current_language, message_of
 from .stream import respond
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -127,7 +130,7 @@ def init_app(app: Flask) -> None:
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _error(message: str, status: int) -> ResponseReturnValue:
+def _error(message: Msg | str, status: int) -> ResponseReturnValue:
     return jsonify({"error": message}), status
 
 
@@ -159,18 +162,18 @@ def _view(
 
 @bp.errorhandler(FormatError)
 def _bad_request(exc: ValueError) -> ResponseReturnValue:
-    return _error(str(exc), 400)
+    return _error(message_of(exc), 400)
 
 
 @bp.errorhandler(RuleError)
 @bp.errorhandler(ServiceError)
 def _refused(exc: ValueError) -> ResponseReturnValue:
-    return _error(str(exc), 409)
+    return _error(message_of(exc), 409)
 
 
 @bp.errorhandler(_Unavailable)
 def _unavailable(exc: Exception) -> ResponseReturnValue:
-    return _error("Loot N Run is not running on this companion.", 503)
+    return _error(msg("Loot N Run is not running on this companion."), 503)
 
 
 @bp.before_request
@@ -237,7 +240,9 @@ def preview() -> ResponseReturnValue:
     kind = data["kind"]
     cards = [card_from_json(c) for c in data["cards"]]
     problems = [
-        f"card {i} {problem}" for i, c in enumerate(cards, 1) if (problem := card_problem(c))
+        msg("card {i} {problem}", i=i, problem=problem)
+        for i, c in enumerate(cards, 1)
+        if (problem := card_problem(c))
     ]
     if kind == "run":
         return jsonify({"run": run_view(run_score(cards)), "problems": problems})
@@ -262,7 +267,7 @@ def _activate(kind: str, svc: LootNRunService, *, pause: bool = False) -> None:
     try:
         give_board(kind, pause=pause)
     except BoardRefused as exc:
-        raise ServiceError(str(exc)) from exc
+        raise ServiceError(exc.message) from exc
     svc.republish()  # every page learns who has the board now
 
 
@@ -276,7 +281,7 @@ def _activate(kind: str, svc: LootNRunService, *, pause: bool = False) -> None:
 def record() -> ResponseReturnValue:
     text = _service().record()
     if text is None:
-        return _error("No Loot N Run game yet.", 404)
+        return _error(msg("No Loot N Run game yet."), 404)
     headers = {"Content-Disposition": 'attachment; filename="lootnrun.jsonl"'}
     return Response(text, mimetype="application/x-ndjson", headers=headers)
 
@@ -296,6 +301,7 @@ def stream() -> ResponseReturnValue:
     still_open = keeper("lootnrun")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     version = -1
+    lang = current_language()  # the stream outlives its request: the language is kept
 
     def step() -> tuple[str, bool]:
         nonlocal version
@@ -306,7 +312,7 @@ def stream() -> ResponseReturnValue:
             return "", True
         version = published.version
         with app.app_context():
-            return _event(version, make(published)), True
+            return _event(version, localize(make(published), lang)), True
 
     def wait(seconds: float) -> None:
         svc.wait_for_change(version, min(seconds, POLL_S))

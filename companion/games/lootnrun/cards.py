@@ -17,12 +17,21 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from companion.i18n import N_, Msg, msg
+
 from .errors import RuleError
 
 #: Number of treasure types in the game.
 TREASURE_TYPES = 6
 #: Display names of the treasure types 1 to 6 (the sources do not name all six).
-TREASURE_TYPE_NAMES = tuple(f"type {n}" for n in range(1, TREASURE_TYPES + 1))
+TREASURE_TYPE_NAMES = (
+    N_("type 1"),
+    N_("type 2"),
+    N_("type 3"),
+    N_("type 4"),
+    N_("type 5"),
+    N_("type 6"),
+)
 #: Treasure symbols on one room card (rule sheet, card anatomy: "between 1 and 3").
 MIN_TREASURES_PER_CARD = 1
 MAX_TREASURES_PER_CARD = 3
@@ -110,16 +119,22 @@ class Card:
         return self.treasures[treasure_type - 1]
 
 
-def card_problem(card: Card) -> str | None:
+def card_problem(card: Card) -> Msg | None:
     """Why ``card`` cannot be a room card of the game, or None when it can.
 
     The phrase completes a sentence such as "Ben's card 2 ...".
     """
     if not MIN_TREASURES_PER_CARD <= card.symbols <= MAX_TREASURES_PER_CARD:
-        return (
-            f"shows {card.symbols} treasure symbols, but every room card shows "
-            f"{MIN_TREASURES_PER_CARD} to {MAX_TREASURES_PER_CARD}"
+        return msg(
+            "shows {n} treasure symbols, but every room card shows {least} to {most}",
+            n=card.symbols,
+            least=MIN_TREASURES_PER_CARD,
+            most=MAX_TREASURES_PER_CARD,
         )
     if card.amulets > MAX_AMULETS_PER_CARD:
-        return f"shows {card.amulets} amulets; no card shows more than {MAX_AMULETS_PER_CARD}"
+        return msg(
+            "shows {n} amulets; no card shows more than {most}",
+            n=card.amulets,
+            most=MAX_AMULETS_PER_CARD,
+        )
     return None

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from companion.i18n import Msg, counted, joined, msg, word
+
 from .cards import TREASURE_TYPE_NAMES, Guardian
 from .engine import WEREWOLF_DRAW, awaken_targets, can_loot, can_run, can_undo, must_loot
 from .events import Event
@@ -126,11 +128,11 @@ def chart_view(state: State) -> View:
             by_turn[e.turn] = e.scores
             ended = e.ended_game
     points: list[View] = [
-        {"turn": t, "label": "start" if t == 0 else f"turn {t}", "scores": list(s)}
+        {"turn": t, "label": msg("start") if t == 0 else msg("turn {n}", n=t), "scores": list(s)}
         for t, s in by_turn.items()
     ]
     if final is not None:
-        points.append({"turn": None, "label": "final reveal", "scores": list(final)})
+        points.append({"turn": None, "label": msg("final reveal"), "scores": list(final)})
     return {
         "players": [p.name for p in state.players],
         "colours": [p.colour for p in state.players],
@@ -149,7 +151,7 @@ def run_view(run: RunScore) -> View:
         "types": [
             {
                 "type": t.treasure_type,
-                "name": TREASURE_TYPE_NAMES[t.treasure_type - 1],
+                "name": word(TREASURE_TYPE_NAMES[t.treasure_type - 1]),
                 "symbols": t.symbols,
                 "cards": t.cards,
                 "doubled": t.doubled,
@@ -179,66 +181,113 @@ def events_view(events: Iterable[Event]) -> list[View]:
     ]
 
 
-def describe(state: State, entry: HistoryEntry) -> str:
+def describe(state: State, entry: HistoryEntry) -> Msg:
     """One sentence for a history entry, in player words."""
     name = state.name(entry.player)
     text = _DESCRIBE[entry.action](state, entry, name)
     if entry.extra_turn and entry.action is not Action.CORRECTION:
-        text = f"Extra turn: {text}"
+        text = msg("Extra turn: {text}", text=text)
     if entry.ended_game and state.ended_by is not None:
-        text += (
-            f" {state.name(state.ended_by)} reached {state.target} points: "
-            "everyone reveals their remaining cards."
+        text = msg(
+            "{text} {name} reached {target} points: everyone reveals their remaining cards.",
+            text=text,
+            name=state.name(state.ended_by),
+            target=state.target,
         )
     return text
 
 
-def _loot(state: State, e: HistoryEntry, name: str) -> str:
-    return f"{name} looted a card ({_n(e.cards_after, 'card')} in front of them)."
+def _cards(n: int) -> Msg:
+    return counted(n, "{n} card", "{n} cards")
 
 
-def _run(state: State, e: HistoryEntry, name: str) -> str:
-    run = e.gains[0].run if e.gains else None
-    return (
-        f"{name} ran with {_n(e.cards_revealed, 'card')}: {_n(e.points, 'point')}{_doubled(run)}."
+def _points(n: int) -> Msg:
+    return counted(n, "{n} point", "{n} points")
+
+
+def _loot(state: State, e: HistoryEntry, name: str) -> Msg:
+    return msg(
+        "{name} looted a card ({cards} in front of them).", name=name, cards=_cards(e.cards_after)
     )
 
 
-def _awaken(state: State, e: HistoryEntry, name: str) -> str:
+def _scored(e: HistoryEntry) -> Msg:
+    """ "5 points", or "7 points (type 2 doubled)"."""
+    run = e.gains[0].run if e.gains else None
+    if run is None or not run.doubled_types:
+        return _points(e.points)
+    names = joined([word(TREASURE_TYPE_NAMES[t - 1]) for t in run.doubled_types])
+    return msg("{points} ({types} doubled)", points=_points(e.points), types=names)
+
+
+def _run(state: State, e: HistoryEntry, name: str) -> Msg:
+    return msg(
+        "{name} ran with {cards}: {points}.",
+        name=name,
+        cards=_cards(e.cards_revealed),
+        points=_scored(e),
+    )
+
+
+def _awaken(state: State, e: HistoryEntry, name: str) -> Msg:
     them = state.name(e.target) if e.target is not None else "?"
-    text = f"{name} awakened {them}: {_n(e.amulets, 'amulet')}, {_n(e.guardians, 'guardian')}."
+    text = msg(
+        "{name} awakened {them}: {amulets}, {guardians}.",
+        name=name,
+        them=them,
+        amulets=counted(e.amulets, "{n} amulet", "{n} amulets"),
+        guardians=counted(e.guardians, "{n} guardian", "{n} guardians"),
+    )
     if e.escaped:
-        run = e.gains[0].run if e.gains else None
-        return f"{text} {them} escaped with {_n(e.points, 'point')}{_doubled(run)}."
-    text += f" {them} was caught and discards everything."
+        return msg("{text} {them} escaped with {points}.", text=text, them=them, points=_scored(e))
+    text = msg("{text} {them} was caught and discards everything.", text=text, them=them)
     for b in e.benefits:
         if b is Guardian.MUMMY:
-            run = e.gains[0].run if e.gains else None
-            text += f" Mummy: {name} scores {_n(e.points, 'point')}{_doubled(run)}."
+            more = msg("Mummy: {name} scores {points}.", name=name, points=_scored(e))
         elif b is Guardian.WEREWOLF:
-            text += f" Werewolf: {name} draws a card from each pile."
+            more = msg("Werewolf: {name} draws a card from each pile.", name=name)
         else:
-            text += f" Frank: {name} plays one extra turn."
+            more = msg("Frank: {name} plays one extra turn.", name=name)
+        text = msg("{a} {b}", a=text, b=more)
     return text
 
 
-def _keep(state: State, e: HistoryEntry, name: str) -> str:
-    return f"{name} kept {e.kept} of the {WEREWOLF_DRAW} Werewolf cards."
+def _keep(state: State, e: HistoryEntry, name: str) -> Msg:
+    return msg(
+        "{name} kept {kept} of the {drawn} Werewolf cards.",
+        name=name,
+        kept=e.kept or 0,
+        drawn=WEREWOLF_DRAW,
+    )
 
 
-def _correction(state: State, e: HistoryEntry, name: str) -> str:
-    parts = []
+def _correction(state: State, e: HistoryEntry, name: str) -> Msg:
+    parts: list[Msg] = []
     if e.points:
-        parts.append(f"{e.points:+d} {'point' if abs(e.points) == 1 else 'points'}")
+        parts.append(
+            counted(
+                abs(e.points),
+                "{sign}{n} point",
+                "{sign}{n} points",
+                sign="+" if e.points > 0 else "-",
+            )
+        )
     if e.cards_set is not None:
-        parts.append(f"card count set to {e.cards_set}")
-    return f"Correction for {name}: {', '.join(parts)} ({e.reason})."
+        parts.append(msg("card count set to {n}", n=e.cards_set))
+    return msg(
+        "Correction for {name}: {changes} ({reason}).",
+        name=name,
+        changes=joined(parts),
+        reason=e.reason,
+    )
 
 
-def _reveal(state: State, e: HistoryEntry, name: str) -> str:
-    run = e.gains[0].run if e.gains else None
-    return (
-        f"{name} revealed {_n(e.cards_revealed, 'card')}: {_n(e.points, 'point')}{_doubled(run)}."
+def _reveal(state: State, e: HistoryEntry, name: str) -> Msg:
+    return msg(
+        "{name} revealed {cards}: {points}.",
+        name=name,
+        cards=_cards(e.cards_revealed),
+        points=_scored(e),
     )
 
 
@@ -250,18 +299,6 @@ _DESCRIBE = {
     Action.CORRECTION: _correction,
     Action.FINAL_REVEAL: _reveal,
 }
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _doubled(run: RunScore | None) -> str:
-    if run is None or not run.doubled_types:
-        return ""
-    names = [TREASURE_TYPE_NAMES[t - 1] for t in run.doubled_types]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f" ({listed} doubled)"
 
 
 def _gain(g: Gain) -> View:

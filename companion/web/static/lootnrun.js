@@ -11,17 +11,17 @@
   const SVG_TAGS = new Set(["svg", "g", "rect", "circle", "path", "text", "line", "polyline", "use", "title"]);
   // The six treasure types of the engine (1 to 6) and the picture the page gives each.
   const TREASURES = [
-    { type: 1, name: "cup" },
-    { type: 2, name: "chest" },
-    { type: 3, name: "gem" },
-    { type: 4, name: "crown" },
-    { type: 5, name: "coin" },
-    { type: 6, name: "key" },
+    { type: 1, name: _("cup") },
+    { type: 2, name: _("chest") },
+    { type: 3, name: _("gem") },
+    { type: 4, name: _("crown") },
+    { type: 5, name: _("coin") },
+    { type: 6, name: _("key") },
   ];
   const GUARDIANS = [
-    { id: "mummy", name: "Mummy" },
-    { id: "werewolf", name: "Werewolf" },
-    { id: "frank", name: "Frank" },
+    { id: "mummy", name: _("Mummy") },
+    { id: "werewolf", name: _("Werewolf") },
+    { id: "frank", name: _("Frank") },
   ];
   const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "pink", "turquoise", "white", "black"];
   const MAX_SYMBOLS = 3;
@@ -58,13 +58,19 @@
   }
 
   const $ = (id) => document.getElementById(id);
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  // "1 card" / "3 cards" in the page's language: both forms are catalog texts.
+  const counted = (n, one, many) => (n === 1 ? _(one) : _(many, { n }));
+  const cards = (n) => counted(n, "1 card", "{n} cards");
+  const points = (n) => counted(n, "1 point", "{n} points");
+  const colourName = (c) => _(c.charAt(0).toUpperCase() + c.slice(1));
   const player = (i) => (view && view.players[i]) || { name: "?", rgb: "#888", score: 0, cards: 0 };
   const treasureName = (type) => TREASURES[type - 1].name;
 
   // The engine names the types "type 1" .. "type 6"; the page shows its pictures' names.
+  const TYPE_TEXT = _("type {n}", { n: "([1-6])" });
+  const TYPE_WORD = new RegExp("\\b" + TYPE_TEXT + "\\b", "g");
   function wording(text) {
-    return String(text).replace(/\btype ([1-6])\b/g, (_, n) => treasureName(Number(n)));
+    return String(text).replace(TYPE_WORD, (m, n) => treasureName(Number(n)));
   }
 
   function initial(name) {
@@ -107,15 +113,15 @@
     try {
       res = await fetch(API + path, options);
     } catch (err) {
-      throw new Error("The companion cannot be reached: check the Wi-Fi and try again.");
+      throw new Error(_("The companion cannot be reached: check the phone is on its Wi-Fi. The page reconnects by itself."));
     }
     let data;
     try {
       data = await res.json();
     } catch (err) {
-      data = { error: `The companion answered ${res.status}.` };
+      data = { error: _("The companion answered {status}.", { status: res.status }) };
     }
-    if (!res.ok) throw new Error(data.error || `The companion answered ${res.status}.`);
+    if (!res.ok) throw new Error(data.error || _("The companion answered {status}.", { status: res.status }));
     return data;
   }
 
@@ -158,7 +164,7 @@
     if (now > had) {
       toast(wording(next.history[now - 1].text));
     } else if (now < had && (next.events || []).some((e) => e.kind === "undone")) {
-      toast(`Taken back: ${wording(before.history[had - 1].text)}`, "undo");
+      toast(_("Taken back: {what}", { what: wording(before.history[had - 1].text) }), "undo");
     }
   }
 
@@ -171,7 +177,7 @@
     else if (sheet.kind === "reveal") stale = !view.actions.final_reveal.includes(sheet.player);
     if (stale) {
       closeSheet();
-      toast(view.current_name ? `The game moved on: it is ${view.current_name}'s turn.` : "The game moved on.", "warn");
+      toast(view.current_name ? _("The game moved on: it is {name}'s turn.", { name: view.current_name }) : _("The game moved on."), "warn");
     }
   }
 
@@ -201,7 +207,7 @@
     const hasGame = view.phase !== "setup";
     button.hidden = !hasGame;
     const active = view.board && view.board.active;
-    button.textContent = active ? "Back to the maze" : "Show on the board";
+    button.textContent = active ? _("Back to the maze") : _("Show on the board");
     button.classList.toggle("on", Boolean(active));
     button.setAttribute("aria-pressed", active ? "true" : "false");
     $("maze-paused").hidden = !(view.board && view.board.maze_paused);
@@ -214,12 +220,12 @@
     if (view.phase === "playing" || view.phase === "werewolf_keep") {
       const p = player(view.current);
       node.style.setProperty("--who", p.rgb);
-      node.append(tokenDot(p, 34), h("span", { class: "who", text: `${p.name}'s turn` }));
-      if (view.extra_turn) node.append(h("span", { class: "badge", text: "extra turn (Frank)" }));
-      node.append(h("span", { class: "turn-no", text: `turn ${view.turn}` }));
+      node.append(tokenDot(p, 34), h("span", { class: "who", text: _("{name}'s turn", { name: p.name }) }));
+      if (view.extra_turn) node.append(h("span", { class: "badge", text: _("extra turn (Frank)") }));
+      node.append(h("span", { class: "turn-no", text: _("turn {n}", { n: view.turn }) }));
     } else if (view.phase === "final_reveal") {
-      node.append(h("span", { class: "who", text: "Final reveal" }),
-        h("span", { class: "turn-no", text: `target ${view.target} reached` }));
+      node.append(h("span", { class: "who", text: _("Final reveal") }),
+        h("span", { class: "turn-no", text: _("target {n} reached", { n: view.target }) }));
     }
     node.hidden = view.phase === "game_over"; // the final screen says it all
   }
@@ -288,7 +294,7 @@
     const rows = Math.ceil(spaces / cols);
     const width = cols * (CELL + GAP);
     const height = rows * (CELL + GAP);
-    const svg = h("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `score track from 0 to ${target}` });
+    const svg = h("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": _("score track from 0 to {n}", { n: target }) });
     const centres = Array.from({ length: spaces }, (_, i) => spaceXY(i, cols));
     svg.append(h("polyline", { class: "track-line", points: centres.map(([x, y]) => `${x},${y}`).join(" ") }));
     centres.forEach(([x, y], i) => {
@@ -307,7 +313,7 @@
       return g;
     });
     const box = $("track");
-    box.replaceChildren(svg, h("p", { class: "track-caption", text: `Goal: ${target} points. Reaching it ends the game.` }));
+    box.replaceChildren(svg, h("p", { class: "track-caption", text: _("Goal: {n} points. Reaching it ends the game.", { n: target }) }));
     track = { key, svg, tokens, cols };
     // The first placement does not slide in from the corner.
     svg.classList.add("still");
@@ -323,13 +329,13 @@
   function renderPlayers() {
     const list = $("players");
     list.replaceChildren(...view.players.map((p) => {
-      const facts = [plural(p.cards, "card")];
-      if (view.phase === "playing" || view.phase === "werewolf_keep") facts.push(p.to_target ? `${p.to_target} to go` : "at the goal");
-      if (view.phase === "final_reveal") facts.push(p.revealed ? "revealed" : "to reveal");
+      const facts = [cards(p.cards)];
+      if (view.phase === "playing" || view.phase === "werewolf_keep") facts.push(p.to_target ? _("{n} to go", { n: p.to_target }) : _("at the goal"));
+      if (view.phase === "final_reveal") facts.push(p.revealed ? _("revealed") : _("to reveal"));
       return h("li", { class: `player${p.is_current ? " current" : ""}${p.winner ? " winner" : ""}`, style: `--who:${p.rgb}` },
         tokenDot(p, 30),
         h("span", { class: "name" }, h("b", { text: p.name }), h("small", { text: facts.join(" · ") })),
-        p.winner ? h("span", { class: "badge win", text: "wins" }) : null,
+        p.winner ? h("span", { class: "badge win", text: _("wins") }) : null,
         h("span", { class: "score", "aria-label": `${p.score} points`, text: p.score }));
     }));
   }
@@ -348,30 +354,30 @@
     box.replaceChildren();
     if (view.phase === "playing") {
       const row = h("div", { class: "action-row" },
-        bigButton("act-loot", "Loot", "draw a card", () => command({ cmd: "loot", player: view.current }).catch(fail)),
-        bigButton("act-run", "Run", "reveal & score", () => openSheet({ kind: "run", player: view.current }), !a.run),
-        bigButton("act-awaken", "Awaken", "another player", () => openSheet({ kind: "awaken", player: view.current }), !a.awaken.length));
+        bigButton("act-loot", _("Loot"), _("draw a card"), () => command({ cmd: "loot", player: view.current }).catch(fail)),
+        bigButton("act-run", _("Run"), _("reveal & score"), () => openSheet({ kind: "run", player: view.current }), !a.run),
+        bigButton("act-awaken", _("Awaken"), _("another player"), () => openSheet({ kind: "awaken", player: view.current }), !a.awaken.length));
       box.append(row);
       if (a.must_loot) {
-        const why = a.awaken.length ? "Loot (or Awaken: no card needed with 2 players)" : "Loot is forced";
-        box.append(h("p", { class: "hint" }, `${me.name} has no cards by the companion's count: ${why}. `,
-          h("button", { class: "link", type: "button", onclick: () => openSheet({ kind: "correction", player: view.current, setCards: true }) }, "Fix the card count")));
+        const why = a.awaken.length ? _("Loot (or Awaken: no card needed with 2 players)") : _("Loot is forced");
+        box.append(h("p", { class: "hint" }, _("{name} has no cards by the companion's count: {why}.", { name: me.name, why }) + " ",
+          h("button", { class: "link", type: "button", onclick: () => openSheet({ kind: "correction", player: view.current, setCards: true }) }, _("Fix the card count"))));
       }
     } else if (view.phase === "werewolf_keep") {
       box.append(h("div", { class: "panel step" },
-        h("p", {}, icon("werewolf", "icon big-icon"), h("b", { text: `Werewolf: ${me.name} draws one card from each pile.` })),
-        h("p", { text: "How many of the two does " + me.name + " keep?" }),
+        h("p", {}, icon("werewolf", "icon big-icon"), h("b", { text: _("Werewolf: {name} draws one card from each pile.", { name: me.name }) })),
+        h("p", { text: _("How many of the two does {name} keep?", { name: me.name }) }),
         h("div", { class: "action-row" }, a.werewolf_keep.map((n) =>
           h("button", { class: "big", type: "button", id: `keep-${n}`, onclick: () => command({ cmd: "werewolf_keep", kept: n, player: view.current }).catch(fail) },
-            h("b", { text: `Keep ${n}` }), h("small", { text: n === 0 ? "discard both" : n === 1 ? "discard one" : "keep both" }))))));
+            h("b", { text: _("Keep {n}", { n }) }), h("small", { text: n === 0 ? _("discard both") : n === 1 ? _("discard one") : _("keep both") }))))));
     } else if (view.phase === "final_reveal") {
-      const ender = view.ended_by !== null ? player(view.ended_by).name : "A player";
+      const ender = view.ended_by !== null ? player(view.ended_by).name : _("A player");
       box.append(h("div", { class: "panel step" },
-        h("p", {}, h("b", { text: `${ender} reached ${view.target} points.` }), " Every player now reveals their remaining cards and scores them as a Run."),
+        h("p", {}, h("b", { text: _("{name} reached {n} points.", { name: ender, n: view.target }) }), " " + _("Every player now reveals their remaining cards and scores them as a Run.")),
         h("div", { class: "reveal-list" }, view.players.map((p) => p.revealed
           ? h("span", { class: "done", style: `--who:${p.rgb}` }, tokenDot(p, 24), `${p.name}: revealed`)
           : h("button", { type: "button", class: "reveal", id: `reveal-${p.index}`, style: `--who:${p.rgb}`, onclick: () => openSheet({ kind: "reveal", player: p.index }) },
-            tokenDot(p, 24), `${p.name} reveals`)))));
+            tokenDot(p, 24), _("{name} reveals", { name: p.name }))))));
     }
     // The final screen comes first on a phone: above the track.
     $("final").replaceChildren(...(view.phase === "game_over" ? [finalScreen()] : []));
@@ -380,21 +386,22 @@
   function finalScreen() {
     const names = view.winner_names;
     const best = view.winners.length ? player(view.winners[0]).score : 0;
-    const title = names.length === 1 ? `${names[0]} wins!` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share the victory!`;
+    const title = names.length === 1 ? _("{name} wins!", { name: names[0] })
+      : _("{names} and {last} share the victory!", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
     const ranking = [...view.players].sort((x, y) => y.score - x.score || x.index - y.index);
     return h("div", { class: "panel final" },
       h("div", { class: "trophy", "aria-hidden": "true" }, view.winners.map((i) => tokenDot(player(i), 56))),
       h("h2", { text: title }),
-      h("p", { class: "muted", text: `${plural(best, "point")}. Final scores:` }),
+      h("p", { class: "muted", text: _("{points}. Final scores:", { points: points(best) }) }),
       h("ol", { class: "ranking" }, ranking.map((p) =>
         h("li", { style: `--who:${p.rgb}`, class: p.winner ? "winner" : "" }, tokenDot(p, 26), h("span", { text: p.name }), h("b", { text: p.score })))),
-      h("div", { class: "row" }, h("button", { class: "primary", type: "button", id: "final-new", onclick: () => openSetup() }, "New game")));
+      h("div", { class: "row" }, h("button", { class: "primary", type: "button", id: "final-new", onclick: () => openSetup() }, _("New game"))));
   }
 
   function renderTools() {
     $("tool-undo").disabled = !view.actions.undo;
     const last = view.history.length ? view.history[view.history.length - 1] : null;
-    $("tool-undo").title = last ? `Undo: ${wording(last.text)}` : "Nothing to undo";
+    $("tool-undo").title = last ? _("Undo: {action}", { action: wording(last.text) }) : _("Nothing to undo.");
   }
 
   // -- history and chart --------------------------------------------------------------
@@ -409,13 +416,13 @@
       const gains = e.gains.filter((g) => g.points !== 0).map((g) =>
         h("span", { class: "gain", style: `--who:${player(g.player).rgb}` }, `${g.points > 0 ? "+" : ""}${g.points} ${player(g.player).name}`));
       const run = e.gains.length && e.gains[0].run ? e.gains[0].run : null;
-      const doubled = run ? run.doubled_types.map((t) => h("span", { class: "doubled-chip", title: `${treasureName(t)} doubled` }, icon(`t${t}`, "icon tiny"), "x2")) : [];
+      const doubled = run ? run.doubled_types.map((t) => h("span", { class: "doubled-chip", title: _("{treasure} doubled", { treasure: treasureName(t) }) }, icon(`t${t}`, "icon tiny"), "x2")) : [];
       return h("li", { class: `entry ${e.action}`, style: `--who:${player(e.player).rgb}` },
         h("span", { class: "entry-turn", text: e.action === "correction" || e.action === "final_reveal" ? "·" : `T${e.turn}` }),
         h("span", { class: "entry-text" }, wording(e.text), doubled.length ? h("span", { class: "chips" }, doubled) : null),
         gains.length ? h("span", { class: "gains" }, gains) : null);
     });
-    if (!items.length) items.push(h("li", { class: "muted empty", text: "Nothing entered yet." }));
+    if (!items.length) items.push(h("li", { class: "muted empty", text: _("Nothing entered yet.") }));
     $("history-list").replaceChildren(...items);
   }
 
@@ -427,14 +434,14 @@
     const yMax = Math.ceil(top / 5) * 5;
     const x = (i) => L + (points.length > 1 ? (i * (W - L - R)) / (points.length - 1) : (W - L - R) / 2);
     const y = (s) => T + (H - T - B) * (1 - s / yMax);
-    const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "scores over the turns" });
+    const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": _("scores over the turns") });
     for (let s = 0; s <= yMax; s += 5) {
       svg.append(h("line", { class: s % 10 === 0 ? "grid major" : "grid", x1: L, x2: W - R, y1: y(s), y2: y(s) }));
       if (s % 10 === 0) svg.append(h("text", { class: "axis", x: L - 5, y: y(s) + 4, "text-anchor": "end", text: s }));
     }
     svg.append(h("line", { class: "goal-line", x1: L, x2: W - R, y1: y(chart.target), y2: y(chart.target) }));
     svg.append(h("text", { class: "axis goal-text", x: W - R, y: y(chart.target) - 4, "text-anchor": "end", text: `goal ${chart.target}` }));
-    svg.append(h("text", { class: "axis", x: L, y: H - 8, text: "start" }));
+    svg.append(h("text", { class: "axis", x: L, y: H - 8, text: _("start") }));
     if (points.length > 1) svg.append(h("text", { class: "axis", x: W - R, y: H - 8, "text-anchor": "end", text: points[points.length - 1].label }));
     chart.players.forEach((name, p) => {
       const line = points.map((pt, i) => `${x(i)},${y(pt.scores[p])}`).join(" ");
@@ -489,33 +496,33 @@
     title.replaceChildren();
     body.replaceChildren();
     if (sheet.kind === "run") {
-      title.append(tokenDot(me, 28), `Run: ${me.name}`);
-      body.append(h("p", { class: "muted", text: `Tap the treasures on each card ${me.name} reveals, card by card.` }), cardEditor(false), runPreview(me));
+      title.append(tokenDot(me, 28), _("Run: {name}", { name: me.name }));
+      body.append(h("p", { class: "muted", text: _("Tap the treasures on each card {name} reveals, card by card.", { name: me.name }) }), cardEditor(false), runPreview(me));
       const pts = sheet.preview && sheet.preview.run ? sheet.preview.run.points : null;
-      confirm.textContent = pts === null ? "Run" : `Run: ${plural(pts, "point")}`;
+      confirm.textContent = pts === null ? _("Run") : _("Run: {points}", { points: points(pts) });
       confirm.disabled = !filledCards().length;
     } else if (sheet.kind === "reveal") {
-      title.append(tokenDot(me, 28), `Final reveal: ${me.name}`);
-      body.append(h("p", { class: "muted", text: `Tap the treasures on each card ${me.name} still has. No cards left? Tap "No cards".` }), cardEditor(false), runPreview(me));
+      title.append(tokenDot(me, 28), _("Final reveal: {name}", { name: me.name }));
+      body.append(h("p", { class: "muted", text: _("Tap the treasures on each card {name} still has. No cards left? Tap “No cards”.", { name: me.name }) }), cardEditor(false), runPreview(me));
       const filled = filledCards().length;
       const pts = filled && sheet.preview && sheet.preview.run ? sheet.preview.run.points : 0;
-      confirm.textContent = filled ? `Reveal: ${plural(pts, "point")}` : "No cards: reveal nothing";
+      confirm.textContent = filled ? _("Reveal: {points}", { points: points(pts) }) : _("No cards: reveal nothing");
       confirm.disabled = false;
     } else if (sheet.kind === "awaken") {
-      title.append(tokenDot(me, 28), `Awaken: ${me.name}`);
+      title.append(tokenDot(me, 28), _("Awaken: {name}", { name: me.name }));
       body.append(targetChooser(me));
       if (sheet.target !== null) {
         const them = player(sheet.target);
-        body.append(h("p", { class: "muted", text: `Tap what each of ${them.name}'s cards shows: treasures, amulets and the guardian.` }), cardEditor(true), awakenPreview(me, them));
-        confirm.textContent = `Awaken ${them.name}`;
+        body.append(h("p", { class: "muted", text: _("Tap what each of {name}'s cards shows: treasures, amulets and the guardian.", { name: them.name }) }), cardEditor(true), awakenPreview(me, them));
+        confirm.textContent = _("Awaken {name}", { name: them.name });
       } else {
-        confirm.textContent = "Awaken";
+        confirm.textContent = _("Awaken");
       }
       confirm.disabled = sheet.target === null || !filledCards().length;
     } else if (sheet.kind === "correction") {
-      title.append("+N correction");
+      title.append(_("+N correction"));
       body.append(correctionForm());
-      confirm.textContent = "Apply the correction";
+      confirm.textContent = _("Apply the correction");
       confirm.disabled = !(sheet.reason.trim() && (sheet.points !== 0 || sheet.setCards));
     }
   }
@@ -528,7 +535,7 @@
       card.treasures.forEach((n, t) => {
         for (let k = 0; k < n; k++) {
           syms.push(h("button", {
-            type: "button", class: `sym${doubled.has(t + 1) ? " doubled" : ""}`, "aria-label": `remove a ${treasureName(t + 1)} from card ${i + 1}`,
+            type: "button", class: `sym${doubled.has(t + 1) ? " doubled" : ""}`, "aria-label": _("remove a {treasure} from card {n}", { treasure: treasureName(t + 1), n: i + 1 }),
             onclick: (ev) => { ev.stopPropagation(); sheet.editing = i; card.treasures[t] -= 1; changed(); },
           }, icon(`t${t + 1}`)));
         }
@@ -537,28 +544,28 @@
       for (let k = 0; k < card.amulets; k++) extras.push(icon("amulet", "icon small"));
       if (card.guardian) extras.push(icon(card.guardian, "icon small guardian"));
       return h("li", { class: `card${editing ? " editing" : ""}${symbols(card) ? "" : " empty"}`, onclick: () => { sheet.editing = i; changed(); } },
-        h("span", { class: "card-no", text: `Card ${i + 1}` }),
+        h("span", { class: "card-no", text: _("Card {n}", { n: i + 1 }) }),
         h("span", { class: "syms" }, syms.length ? syms : h("span", { class: "muted", text: editing ? "tap treasures below" : "empty" })),
         extras.length ? h("span", { class: "extras" }, extras) : null);
     }));
     const card = sheet.cards[sheet.editing];
     const full = symbols(card) >= MAX_SYMBOLS;
-    const pad = h("div", { class: "pad", role: "group", "aria-label": `treasures on card ${sheet.editing + 1}` }, TREASURES.map((tr) =>
+    const pad = h("div", { class: "pad", role: "group", "aria-label": _("treasures on card {n}", { n: sheet.editing + 1 }) }, TREASURES.map((tr) =>
       h("button", {
-        type: "button", class: "treasure", "data-type": tr.type, disabled: full, "aria-label": `${tr.name} (type ${tr.type})`,
+        type: "button", class: "treasure", "data-type": tr.type, disabled: full, "aria-label": _("{treasure} (type {n})", { treasure: tr.name, n: tr.type }),
         onclick: () => { card.treasures[tr.type - 1] += 1; changed(); },
       }, icon(`t${tr.type}`, "icon pad-icon"), h("small", { text: tr.name }))));
     const parts = [cards, pad];
-    if (full) parts.push(h("p", { class: "hint", text: `A card shows at most ${MAX_SYMBOLS} treasures: tap "Next card" for the next one.` }));
+    if (full) parts.push(h("p", { class: "hint", text: _("A card shows at most {n} treasures: tap “Next card” for the next one.", { n: MAX_SYMBOLS }) }));
     if (withGuardians) {
       parts.push(h("div", { class: "extras-edit" },
-        h("div", { class: "stepper", role: "group", "aria-label": "amulets on this card" },
-          icon("amulet", "icon"), h("span", { text: "Amulets" }),
-          h("button", { type: "button", "aria-label": "one amulet less", disabled: card.amulets <= 0, onclick: () => { card.amulets -= 1; changed(); } }, "−"),
+        h("div", { class: "stepper", role: "group", "aria-label": _("amulets on this card") },
+          icon("amulet", "icon"), h("span", { text: _("Amulets") }),
+          h("button", { type: "button", "aria-label": _("one amulet less"), disabled: card.amulets <= 0, onclick: () => { card.amulets -= 1; changed(); } }, "−"),
           h("b", { class: "count", text: card.amulets }),
-          h("button", { type: "button", "aria-label": "one amulet more", disabled: card.amulets >= MAX_AMULETS, onclick: () => { card.amulets += 1; changed(); } }, "+")),
-        h("div", { class: "guardians", role: "radiogroup", "aria-label": "guardian on this card" },
-          h("button", { type: "button", role: "radio", "aria-checked": card.guardian === null ? "true" : "false", onclick: () => { card.guardian = null; changed(); } }, "No guardian"),
+          h("button", { type: "button", "aria-label": _("one amulet more"), disabled: card.amulets >= MAX_AMULETS, onclick: () => { card.amulets += 1; changed(); } }, "+")),
+        h("div", { class: "guardians", role: "radiogroup", "aria-label": _("guardian on this card") },
+          h("button", { type: "button", role: "radio", "aria-checked": card.guardian === null ? "true" : "false", onclick: () => { card.guardian = null; changed(); } }, _("No guardian")),
           GUARDIANS.map((g) => h("button", {
             type: "button", role: "radio", "data-guardian": g.id, "aria-checked": card.guardian === g.id ? "true" : "false",
             onclick: () => { card.guardian = g.id; changed(); },
@@ -569,7 +576,7 @@
       h("button", {
         type: "button", id: "next-card", disabled: !symbols(last),
         onclick: () => { sheet.cards.push(emptyCard()); sheet.editing = sheet.cards.length - 1; changed(); },
-      }, "Next card"),
+      }, _("Next card")),
       h("button", {
         type: "button", id: "remove-card", disabled: sheet.cards.length === 1 && !symbols(card) && !card.amulets && !card.guardian,
         onclick: () => {
@@ -578,17 +585,17 @@
           sheet.editing = Math.min(sheet.editing, sheet.cards.length - 1);
           changed();
         },
-      }, `Remove card ${sheet.editing + 1}`)));
+      }, _("Remove card {n}", { n: sheet.editing + 1 }))));
     return h("div", { class: "editor" }, parts);
   }
 
   function breakdown(run) {
-    if (!run || !run.types.length) return h("p", { class: "muted", text: "No treasures yet." });
+    if (!run || !run.types.length) return h("p", { class: "muted", text: _("No treasures yet.") });
     return h("ul", { class: "breakdown" }, run.types.map((t) =>
       h("li", { class: t.doubled ? "doubled" : "" },
         icon(`t${t.type}`, "icon"),
-        h("span", { text: `${plural(t.symbols, treasureName(t.type))} on ${plural(t.cards, "card")}` }),
-        t.doubled ? h("span", { class: "x2", text: "doubled" }) : null,
+        h("span", { text: _("{n} × {treasure} on {cards}", { n: t.symbols, treasure: treasureName(t.type), cards: cards(t.cards) }) }),
+        t.doubled ? h("span", { class: "x2", text: _("doubled") }) : null,
         h("b", { text: `${t.points}` }))));
   }
 
@@ -607,41 +614,45 @@
 
   function targetChooser(me) {
     const targets = view.actions.awaken;
-    return h("div", { class: "targets", role: "radiogroup", "aria-label": "whom to awaken" },
-      h("p", { class: "label", text: `Whom does ${me.name} awaken?` }),
+    return h("div", { class: "targets", role: "radiogroup", "aria-label": _("whom to awaken") },
+      h("p", { class: "label", text: _("Whom does {name} awaken?", { name: me.name }) }),
       h("div", { class: "target-row" }, targets.map((i) => {
         const p = player(i);
         return h("button", {
           type: "button", role: "radio", class: "target", id: `target-${i}`, "aria-checked": sheet.target === i ? "true" : "false", style: `--who:${p.rgb}`,
           onclick: () => { sheet.target = i; sheet.cards = [emptyCard()]; sheet.editing = 0; changed(); },
-        }, tokenDot(p, 26), h("span", {}, h("b", { text: p.name }), h("small", { text: plural(p.cards, "card") })));
+        }, tokenDot(p, 26), h("span", {}, h("b", { text: p.name }), h("small", { text: cards(p.cards) })));
       })));
   }
 
   function awakenPreview(me, them) {
     const out = sheet.preview && sheet.preview.outcome;
     const box = h("div", { class: "preview awaken", "aria-live": "polite" });
-    if (!out) { box.append(h("p", { class: "muted", text: "Enter the cards to see what happens." })); return box; }
+    if (!out) { box.append(h("p", { class: "muted", text: _("Enter the cards to see what happens.") })); return box; }
     box.append(h("div", { class: "versus" },
-      h("span", {}, icon("amulet"), h("b", { text: out.amulets }), plural(out.amulets, "amulet").replace(/^\d+ /, "")),
+      h("span", {}, icon("amulet"), h("b", { text: out.amulets }), " " + (out.amulets === 1 ? _("amulet") : _("amulets"))),
       h("span", { class: "vs", text: out.escaped ? "≥" : "<" }),
-      h("span", {}, h("b", { text: out.guardians }), plural(out.guardians, "guardian").replace(/^\d+ /, ""), out.guardian_types.map((g) => icon(g)))));
+      h("span", {}, h("b", { text: out.guardians }), " " + (out.guardians === 1 ? _("guardian") : _("guardians")), out.guardian_types.map((g) => icon(g)))));
     if (out.escaped) {
-      box.append(h("p", { class: "verdict escape" }, h("b", { text: `${them.name} escapes!` }), ` ${them.name} scores the cards as a Run: ${plural(out.run.points, "point")} (${them.score} → ${them.score + out.run.points}), and ${me.name} gets nothing.`), breakdown(out.run));
+      box.append(h("p", { class: "verdict escape" }, h("b", { text: _("{name} escapes!", { name: them.name }) }),
+        " " + _("{them} scores the cards as a Run: {points} ({before} → {after}), and {name} gets nothing.",
+                { them: them.name, points: points(out.run.points), before: them.score, after: them.score + out.run.points, name: me.name })),
+        breakdown(out.run));
       return box;
     }
-    box.append(h("p", { class: "verdict caught" }, h("b", { text: `${them.name} is caught!` }), ` ${them.name} discards everything and scores nothing. ${me.name} gets, in this order:`));
+    box.append(h("p", { class: "verdict caught" }, h("b", { text: _("{name} is caught!", { name: them.name }) }),
+      " " + _("{them} discards everything and scores nothing. {name} gets, in this order:", { them: them.name, name: me.name })));
     const mummyPts = out.run.points;
     const reaches = out.benefits.includes("mummy") && me.score + mummyPts >= view.target;
     const steps = GUARDIANS.map((g, k) => {
       const on = out.benefits.includes(g.id);
       const lapsed = on && reaches && g.id !== "mummy";
       let text;
-      if (g.id === "mummy") text = `${me.name} scores ${them.name}'s cards as a Run: ${plural(mummyPts, "point")} (${me.score} → ${me.score + mummyPts}).`;
-      else if (g.id === "werewolf") text = `${me.name} draws one card from each pile and keeps 0, 1 or 2 (asked next).`;
-      else text = `${me.name} plays one extra turn.`;
+      if (g.id === "mummy") text = _("{name} scores {them}'s cards as a Run: {points} ({before} → {after}).", { name: me.name, them: them.name, points: points(mummyPts), before: me.score, after: me.score + mummyPts });
+      else if (g.id === "werewolf") text = _("{name} draws one card from each pile and keeps 0, 1 or 2 (asked next).", { name: me.name });
+      else text = _("{name} plays one extra turn.", { name: me.name });
       return h("li", { class: on ? (lapsed ? "lapsed" : "on") : "off" },
-        icon(g.id), h("span", {}, h("b", { text: `${k + 1}. ${g.name}` }), on ? ` ${text}` : " not revealed", lapsed ? " (lapses: the game has ended)" : ""));
+        icon(g.id), h("span", {}, h("b", { text: `${k + 1}. ${g.name}` }), on ? ` ${text}` : " " + _("not revealed"), lapsed ? " " + _("(lapses: the game has ended)") : ""));
     });
     box.append(h("ol", { class: "benefits" }, steps));
     if (reaches) box.append(h("p", { class: "goal", text: `${me.name} reaches ${view.target} with the Mummy: the game ends and everyone reveals.` }));
@@ -651,29 +662,29 @@
 
   function correctionForm() {
     const p = player(sheet.player);
-    const reasons = ["Miscounted", "Forgot to enter it", "Wrong card entered"];
+    const reasons = [_("Miscounted"), _("Forgot to enter it"), _("Wrong card entered")];
     return h("div", { class: "correction" },
-      h("p", { class: "label", text: "Whose score?" }),
+      h("p", { class: "label", text: _("Whose score?") }),
       h("div", { class: "target-row", role: "radiogroup" }, view.players.map((q) => h("button", {
         type: "button", role: "radio", class: "target", "aria-checked": sheet.player === q.index ? "true" : "false", style: `--who:${q.rgb}`,
         onclick: () => { sheet.player = q.index; sheet.cardCount = q.cards; renderSheet(); },
-      }, tokenDot(q, 26), h("span", {}, h("b", { text: q.name }), h("small", { text: `${q.score} points` }))))),
-      h("div", { class: "stepper points-stepper", role: "group", "aria-label": "points" },
+      }, tokenDot(q, 26), h("span", {}, h("b", { text: q.name }), h("small", { text: points(q.score) }))))),
+      h("div", { class: "stepper points-stepper", role: "group", "aria-label": _("points") },
         [-5, -1].map((d) => h("button", { type: "button", onclick: () => { sheet.points = Math.max(sheet.points + d, -p.score); renderSheet(); } }, `${d}`)),
         h("b", { class: "count", id: "correction-points", text: `${sheet.points > 0 ? "+" : ""}${sheet.points}` }),
         [1, 5].map((d) => h("button", { type: "button", onclick: () => { sheet.points += d; renderSheet(); } }, `+${d}`))),
       h("p", { class: "move", text: `${p.name}: ${p.score} → ${p.score + sheet.points}` }),
-      h("p", { class: "label", text: "Why?" }),
+      h("p", { class: "label", text: _("Why?") }),
       h("div", { class: "chips-row" }, reasons.map((r) => h("button", { type: "button", class: "chip", onclick: () => { sheet.reason = r; renderSheet(); } }, r))),
       h("input", {
-        type: "text", id: "correction-reason", value: sheet.reason, placeholder: "reason (shown in the history)", maxlength: 120, "aria-label": "reason",
+        type: "text", id: "correction-reason", value: sheet.reason, placeholder: _("reason (shown in the history)"), maxlength: 120, "aria-label": _("reason"),
         oninput: (ev) => { sheet.reason = ev.target.value; $("sheet-confirm").disabled = !(sheet.reason.trim() && (sheet.points !== 0 || sheet.setCards)); },
       }),
       h("label", { class: "check" },
         h("input", { type: "checkbox", checked: sheet.setCards, onchange: (ev) => { sheet.setCards = ev.target.checked; renderSheet(); } }),
-        ` Also set ${p.name}'s card count`),
-      sheet.setCards ? h("div", { class: "stepper", role: "group", "aria-label": "cards" },
-        h("span", { text: "Cards in front of them" }),
+        " " + _("Also set {name}'s card count", { name: p.name })),
+      sheet.setCards ? h("div", { class: "stepper", role: "group", "aria-label": _("cards") },
+        h("span", { text: _("Cards in front of them") }),
         h("button", { type: "button", disabled: sheet.cardCount <= 0, onclick: () => { sheet.cardCount -= 1; renderSheet(); } }, "−"),
         h("b", { class: "count", text: sheet.cardCount }),
         h("button", { type: "button", onclick: () => { sheet.cardCount += 1; renderSheet(); } }, "+")) : null);
@@ -728,11 +739,11 @@
   function setupRow(name, colour, first) {
     const options = COLOURS.includes(colour) ? COLOURS : [colour, ...COLOURS];
     const li = h("li", { class: "setup-player" },
-      h("input", { type: "text", class: "name", value: name, placeholder: "name (or initial)", maxlength: Number(document.body.dataset.maxName), "aria-label": "player name", autocomplete: "off" }),
-      h("select", { class: "colour", "aria-label": "token colour", onchange: (ev) => paintSelect(ev.target) },
-        options.map((c) => h("option", { value: c, selected: c === colour, text: c }))),
-      h("label", { class: "starts" }, h("input", { type: "radio", name: "first", checked: first }), "starts"),
-      h("button", { type: "button", class: "remove", "aria-label": "remove this player", onclick: () => { li.remove(); setupChanged(); } }, "×"));
+      h("input", { type: "text", class: "name", value: name, placeholder: _("name (or initial)"), maxlength: Number(document.body.dataset.maxName), "aria-label": _("player name"), autocomplete: "off" }),
+      h("select", { class: "colour", "aria-label": _("token colour"), onchange: (ev) => paintSelect(ev.target) },
+        options.map((c) => h("option", { value: c, selected: c === colour, text: colourName(c) }))),
+      h("label", { class: "starts" }, h("input", { type: "radio", name: "first", checked: first }), _("starts")),
+      h("button", { type: "button", class: "remove", "aria-label": _("remove this player"), onclick: () => { li.remove(); setupChanged(); } }, "×"));
     paintSelect(li.querySelector("select"));
     return li;
   }
@@ -771,7 +782,7 @@
     const players = rows.map((li) => ({ name: li.querySelector(".name").value.trim(), colour: li.querySelector(".colour").value }));
     const first = Math.max(0, rows.findIndex((li) => li.querySelector("input[type=radio]").checked));
     const missing = players.findIndex((p) => !p.name);
-    if (missing >= 0) { $("setup-error").textContent = `Player ${missing + 1} needs a name.`; return; }
+    if (missing >= 0) { $("setup-error").textContent = _("Player {n} needs a name.", { n: missing + 1 }); return; }
     $("setup-error").textContent = "";
     try {
       const data = await post("/new", { players, first, show_on_board: $("setup-board").checked });
@@ -779,7 +790,7 @@
         setupOpen = false;
         $("setup-players").replaceChildren();
         render();
-        toast(`New game: ${players[first].name} starts.`);
+        toast(_("New game: {name} starts.", { name: players[first].name }));
       }
     } catch (err) {
       $("setup-error").textContent = err.message;
@@ -808,10 +819,10 @@
     if (!last) return;
     const box = $("undo-confirm");
     box.replaceChildren(
-      h("p", {}, "Take back: ", h("b", { text: wording(last.text) })),
+      h("p", {}, _("Take back:") + " ", h("b", { text: wording(last.text) })),
       h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Keep it"),
-        h("button", { type: "button", class: "primary", id: "undo-yes", onclick: () => { box.hidden = true; post("/undo", {}).catch(fail); } }, "Undo it")));
+        h("button", { type: "button", onclick: () => { box.hidden = true; } }, _("Keep it")),
+        h("button", { type: "button", class: "primary", id: "undo-yes", onclick: () => { box.hidden = true; post("/undo", {}).catch(fail); } }, _("Undo it"))));
     box.hidden = false;
   });
   $("tab-list").addEventListener("click", () => { historyTab = "list"; renderHistory(); });
