@@ -70,7 +70,7 @@ from .contract import (
     obj,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
-from .language import current_language, message_of
+from .language import current_language, message_of, text_of
 from .stream import respond
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
@@ -206,7 +206,7 @@ def _bad(message: Msg | str) -> ResponseReturnValue:
 @bp.errorhandler(400)
 @bp.errorhandler(503)
 def _error(exc: Any) -> ResponseReturnValue:
-    return jsonify({"error": getattr(exc, "description", str(exc))}), exc.code
+    return jsonify({"error": text_of(getattr(exc, "description", None) or str(exc))}), exc.code
 
 
 @bp.get("")

@@ -27,12 +27,13 @@ from flask import (
     session,
 )
 
-from companion.i18n import MessageError
+from companion.i18n import N_, MessageError
 from companion.service.registry import GAME_NAMES
 from companion.table.doors import Action, Game, may, may_give_board
 from companion.table.seats import Seats
 
 from .context import hub, service
+from .language import text_of
 
 #: Methods that change nothing (no token, no origin check).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -84,22 +85,22 @@ def denial(game: Game, seat: str | None) -> str:
     """Why a door stays shut, in words."""
     store = seats()
     if seat is None and store is not None and store.taken_over(session.get("seat")):
-        return "This seat was opened on another phone: ask the host for a code to come back."
+        return N_("This seat was opened on another phone: ask the host for a code to come back.")
     if game in ("host", "sim"):
-        return "Only the host may do this: open the host page with the PIN."
+        return N_("Only the host may do this: open the host page with the PIN.")
     if seat == "watch" and game == "mummy":
-        return "This seat watches Loot N Run and the crypt: the maze's pages are its players'."
+        return N_("This seat watches Loot N Run and the crypt: the maze's pages are its players'.")
     if seat == "watch":
-        return "This seat watches: it cannot change the game."
+        return N_("This seat watches: it cannot change the game.")
     if seat is not None:
-        return "This page is another seat's: open your own page."
-    return "This page needs the code of a seat: ask the host."
+        return N_("This page is another seat's: open your own page.")
+    return N_("This page needs the code of a seat: ask the host.")
 
 
 def refuse(message: str, status: int = 403) -> NoReturn:
     """End the request: JSON for the APIs and streams, the 'not your seat' page else."""
     if "/api/" in request.path or request.is_json:
-        abort(make_response(jsonify({"error": message}), status))
+        abort(make_response(jsonify({"error": text_of(message)}), status))
     page = render_template("denied.html", seat=current_seat(), message=message)
     abort(make_response(page, status))
 

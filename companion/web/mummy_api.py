@@ -43,7 +43,7 @@ from .contract import (
     obj,
     one_of,
 )
-from .language import current_language, message_of
+from .language import current_language, message_of, text_of
 from .payloads import (
     Payload,
     mummy_payload,
@@ -134,7 +134,7 @@ def _need(kind: str) -> tuple[str, Table]:
 
 @bp.errorhandler(HTTPException)
 def _error(exc: HTTPException) -> ResponseReturnValue:
-    return jsonify({"error": exc.description}), exc.code or 500
+    return jsonify({"error": text_of(exc.description or "")}), exc.code or 500
 
 
 # -- the mummy ---------------------------------------------------------------------------

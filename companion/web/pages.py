@@ -28,6 +28,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from companion.i18n import N_
 from companion.service.registry import GAME_NAMES
 from companion.service.runner import addresses
 from companion.table.seats import WATCH, Seats, normalise_code
@@ -124,7 +125,7 @@ def leave() -> ResponseReturnValue:
 def _shut_out() -> str | None:
     """Why this device lost its seat, if it was opened on another phone."""
     if seats().taken_over(session.get("seat")):
-        return "This seat was opened on another phone. Enter a code to join again."
+        return N_("This seat was opened on another phone. Enter a code to join again.")
     return None
 
 
@@ -134,14 +135,22 @@ def _seat_for(code: str) -> tuple[str | None, str | None, int]:
     who = request.remote_addr or "?"
     now = time.monotonic()
     if store.code_guesses.locked(who, now):
-        return None, "Too many wrong codes from this device: wait half a minute and try again.", 429
+        return (
+            None,
+            N_("Too many wrong codes from this device: wait half a minute and try again."),
+            429,
+        )
     table = store.table
     seat = table.seat_for_code(code) if table is not None else None
     if seat is None:
         if table is None:
-            return None, "No game is set up yet: ask the host.", 403
+            return None, N_("No game is set up yet: ask the host."), 403
         store.code_guesses.failed(who, now)
-        return None, "That code is not one of this game's: ask the host for your seat's code.", 403
+        return (
+            None,
+            N_("That code is not one of this game's: ask the host for your seat's code."),
+            403,
+        )
     return seat, None, 200
 
 
@@ -210,9 +219,9 @@ def host_pin() -> ResponseReturnValue:
     token = store.host_by_pin(request.form.get("pin", ""), who, now)
     if token is None:
         error = (
-            "Too many wrong PINs from this device: wait half a minute."
+            N_("Too many wrong PINs from this device: wait half a minute.")
             if store.pin_locked(who, now)
-            else "That is not the PIN: it is in the companion's log."
+            else N_("That is not the PIN: it is in the companion's log.")
         )
         return render_template("pin.html", error=error), 403
     _remember(host=token)
