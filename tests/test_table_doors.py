@@ -19,8 +19,12 @@ from tests.seating import join, post_form, token_of
 from tests.test_pages import Table, wait_until
 
 #: Doors anyone may knock on: the start page, the join links, the host's PIN form,
-#: leaving a seat, the health check and the static files.
+#: leaving a seat, the health check and the static files; the pages' texts in each
+#: language, the icon and the rules (with the host's options, which are no secret).
 OPEN_DOORS = {
+    "/i18n/<lang>.js",
+    "/favicon.ico",
+    "/rules/<game>",
     "/",
     "/join/<code>",
     "/host",
