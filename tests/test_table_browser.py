@@ -258,3 +258,18 @@ def test_the_page_in_german_from_the_phone_and_switched_to_english(
     expect(page.locator("html")).to_have_attribute("lang", "en")
     shot(page, "table-english")
     context.close()
+
+
+def test_a_new_game_with_real_cards_clears_the_old_one_from_every_page(
+    server: Server, seats: dict[str, Any]
+) -> None:
+    expect = sync_api.expect
+    host, mummy = seats["host"], seats["mummy"]
+    expect(mummy.locator("#log li")).not_to_have_count(0)  # the old game's announcements
+    host.goto(server.url + "/host")
+    host.get_by_label(re.compile("Real cards")).check()
+    host.get_by_role("button", name="Start a new game").click()
+    expect(mummy.locator("#guidance")).to_contain_text("entering the mission cards")
+    expect(mummy.locator("#log li")).to_have_count(0)
+    expect(mummy.locator(".maze .mummy-piece")).to_have_count(0)
+    assert mummy.locator("#dice-out").inner_text() == ""

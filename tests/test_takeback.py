@@ -12,6 +12,7 @@ from companion.games.mummy.commands import Announce, EndTurn, Roll
 from companion.games.mummy.dice import Face
 from companion.games.mummy.moves import legal_destinations
 from companion.games.mummy.state import Phase
+from companion.i18n.catalog import localize
 from companion.service.appliance import Appliance
 from companion.service.loop import ServiceError
 from companion.table.seats import Table, TableOptions
@@ -46,19 +47,21 @@ def test_a_seeker_takes_back_a_move_and_is_told_where_to_put_the_figure(app):
     target = move_red(app)
     name = app.service.maze.cell_name(target)
     published = app.service.published
-    assert seeker_payload(published, table(), 0)["takeback"] == f"moved to {name}"
+    assert str(seeker_payload(published, table(), 0)["takeback"]) == f"moved to {name}"
     assert seeker_payload(published, table(), 1)["takeback"] is None
     action = app.service.take_back("seeker0")
-    assert action.said == f"moved to {name}"
+    assert str(action.said) == f"moved to {name}"
     state = app.service.game.current
     assert state.phase is Phase.SEEKER_MOVING and state.positions[0] == state.maze.start_node
     published = app.service.published
     assert "put Red back on camp slot 1" in str(published.judgement.message)
     assert f"take the figure off {name}" in str(published.judgement.message)
-    assert table_payload(published, table())["notice"]["text"] == f"Red took back: moved to {name}"
-    mummy = mummy_payload(published, table())["notice"]["text"]
+    assert str(table_payload(published, table())["notice"]["text"]) == (
+        f"Red took back: moved to {name}"
+    )
+    mummy = str(mummy_payload(published, table())["notice"]["text"])
     assert mummy == "Red took back: moved a figure" and name not in str(
-        mummy_payload(published, table())
+        localize(mummy_payload(published, table()), "en")
     )
     commands = app.journal.load(app.service.game.id).commands
     assert [c["cmd"] for c in commands] == ["roll", "announce"]
@@ -92,7 +95,7 @@ def test_a_roll_of_the_companions_dice_cannot_be_taken_back(app):
 def test_a_wrong_announcement_is_taken_back_and_another_announced(app):
     app.service.submit("seeker0", Roll(FACES))
     app.service.submit("seeker0", Announce(Face.TWO))
-    assert app.service.take_back("seeker0").said == "announced 2"
+    assert str(app.service.take_back("seeker0").said) == "announced 2"
     app.service.submit("seeker0", Announce(Face.THREE))
     assert app.service.game.current.announced is Face.THREE
 
@@ -102,11 +105,11 @@ def test_the_hosts_undo_names_the_action_and_every_page_hears_of_it(app):
     name = app.service.maze.cell_name(target)
     published = app.service.published
     assert published.action is not None
-    assert f"{published.action.who} {published.action.said}" == f"Red moved to {name}"
+    assert str(published.action.label()) == f"Red: moved to {name}"
     assert app.service.undo()
-    notice = table_payload(app.service.published, table())["notice"]["text"]
-    assert notice == f"The host took back: Red moved to {name}"
-    assert name not in mummy_payload(app.service.published, table())["notice"]["text"]
+    notice = str(table_payload(app.service.published, table())["notice"]["text"])
+    assert notice == f"The host took back Red's action: moved to {name}"
+    assert name not in str(mummy_payload(app.service.published, table())["notice"]["text"])
 
 
 def test_the_notice_goes_with_the_next_command(app):
@@ -116,3 +119,23 @@ def test_the_notice_goes_with_the_next_command(app):
     assert table_payload(app.service.published, table())["notice"] is not None
     app.service.submit("seeker0", Announce(Face.THREE))
     assert table_payload(app.service.published, table())["notice"] is None
+
+
+def test_the_host_page_says_what_to_put_right_who_won_and_what_undo_takes_back(table) -> None:
+    table.new_game(["red", "blue"])
+    status = table.host.get("/api/host/status").json
+    assert status["game"]["guidance"] == "Red's turn: roll the dice."
+    assert status["game"]["winner"] is None and status["game"]["last_action"] is None
+    red = table.device("seeker0")
+    red.post("/api/seeker/command", json={"cmd": "roll"})
+    assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red: rolled the dice"
+    state = red.get("/api/seeker/state").json
+    face = next(f for f in state["view"]["roll"] if f != "mummy")
+    red.post("/api/seeker/command", json={"cmd": "announce", "face": face})
+    status = table.host.get("/api/host/status").json
+    label = "the arrow" if face == "arrow" else face
+    assert status["game"]["last_action"] == f"Red: announced {label}"
+    undone = table.host.post("/api/host/undo", json={}).json
+    assert undone["undone"] and undone["game"]["notice"]["text"] == (
+        f"The host took back Red's action: announced {label}"
+    )

@@ -298,9 +298,7 @@ class Service(BoardGameLoop[Published]):
             if not self._undo():
                 return False
             if action is not None:
-                said = f"{action.who} {action.said}"
-                hidden = f"{action.who} {action.said_to_mummy}"
-                self._set_notice(replace(action, who="The host", said=said, said_to_mummy=hidden))
+                self._set_notice(replace(action, by_host=True))
                 self._publish([])
             return True
         elif request.kind == "take_back":
@@ -385,7 +383,7 @@ class Service(BoardGameLoop[Published]):
             raise ServiceError("A roll of the companion's dice cannot be taken back.")
         self._undo()
         self._set_notice(action)
-        log.info("%s took back: %s", seat, action.said)
+        log.info("%s took back: %s", seat, str(action.said))
         self._publish([])
         return action
 

@@ -428,7 +428,7 @@ def host_status() -> Payload:
             "over": state.is_over,
             "winner": winner_text(state.setup, state.winner) if state.winner else None,
             "guidance": table_guidance(state, published),
-            "last_action": f"{action.who} {action.said}" if action is not None else None,
+            "last_action": action.label() if action is not None else None,
             "notice": notice_json(published, "host"),
             "board": {
                 "connected": published.board_connected,

@@ -482,7 +482,7 @@ def _caught(published: Published, setup: Setup) -> list[Msg]:
     ]
 
 
-def _takeback(published: Published, seat: str) -> str | None:
+def _takeback(published: Published, seat: str) -> Msg | None:
     """What this seat may take back now, in words (None: nothing)."""
     action = published.action
     if action is None or action.seat != seat or not published.may_take_back:

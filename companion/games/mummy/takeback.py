@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.i18n import Msg, joined, msg, word
+
 from .commands import (
     Announce,
     Command,
@@ -22,25 +24,32 @@ from .commands import (
     Roll,
     RollMummyDie,
 )
-from .dice import Face
 from .engine import playable_card
 from .state import State
+from .words import colour_word, face_word, treasure_word
 
 
 @dataclass(frozen=True)
 class Action:
     """One action in words: ``said`` for the seats that may know it all, and
-    ``said_to_mummy`` without a seeker's cell."""
+    ``said_to_mummy`` without a seeker's cell; ``by_host`` when the host undid it."""
 
     seat: str
-    who: str
-    said: str
-    said_to_mummy: str
+    who: Msg
+    said: Msg
+    said_to_mummy: Msg
+    by_host: bool = False
 
-    def notice(self, role: str) -> str:
+    def notice(self, role: str) -> Msg:
         """ "Blue took back: moved to D11", as ``role``'s page may read it."""
         what = self.said_to_mummy if role == "mummy" else self.said
-        return f"{self.who} took back: {what}"
+        if self.by_host:
+            return msg("The host took back {who}'s action: {what}", who=self.who, what=what)
+        return msg("{who} took back: {what}", who=self.who, what=what)
+
+    def label(self) -> Msg:
+        """ "Blue: moved to D11" (for the host's undo, which may know it all)."""
+        return msg("{who}: {what}", who=self.who, what=self.said)
 
 
 def owner(before: State) -> str:
@@ -48,10 +57,10 @@ def owner(before: State) -> str:
     return "mummy" if before.is_mummy_turn else f"seeker{before.seeker}"
 
 
-def who(before: State) -> str:
+def who(before: State) -> Msg:
     if before.is_mummy_turn:
-        return "The mummy"
-    return before.setup.figures[before.figure].value.capitalize()
+        return msg("The mummy")
+    return colour_word(before.setup.figures[before.figure])
 
 
 def may_take_back(command: Command) -> bool:
@@ -66,26 +75,36 @@ def may_take_back(command: Command) -> bool:
 def describe(before: State, command: Command) -> Action:
     """The action of ``command`` applied to ``before``, in player words."""
     name = before.maze.cell_name
-    said = hidden = ""
+    hidden: Msg | None = None
     if isinstance(command, Announce):
-        said = "announced " + ("the arrow" if command.face is Face.ARROW else command.face.label)
+        said = msg("announced {face}", face=face_word(command.face))
     elif isinstance(command, Move):
-        said, hidden = f"moved to {name(command.to)}", "moved a figure"
+        said = msg("moved to {cell}", cell=name(command.to))
+        hidden = msg("moved a figure")
     elif isinstance(command, PlayCard):
         card = playable_card(before)
-        said = f"played the {card.title}" if card is not None else "played a card"
+        if card is not None:
+            said = msg("played the card of the {treasure}", treasure=treasure_word(card))
+        else:
+            said = msg("played a card")
     elif isinstance(command, EndTurn):
-        said = "ended the turn"
+        said = msg("ended the turn")
     elif isinstance(command, Resolve):
-        said = "resolved the mummy dice"
+        said = msg("resolved the mummy dice")
+    elif isinstance(command, Roll) and command.faces is None:
+        said = msg("rolled the dice")
     elif isinstance(command, Roll):
-        said = "entered the dice " + ", ".join(f.label for f in command.faces or ())
+        said = msg(
+            "entered the dice {faces}", faces=joined([face_word(f) for f in command.faces or ()])
+        )
+    elif isinstance(command, RollMummyDie) and command.value is None:
+        said = msg("rolled the mummy die")
     elif isinstance(command, RollMummyDie):
-        said = f"entered the mummy die {command.value}"
+        said = msg("entered the mummy die {value}", value=command.value or 0)
     elif isinstance(command, MummyStep):
-        said = f"stepped to {name(command.to)}"
+        said = msg("stepped to {cell}", cell=name(command.to))
     elif isinstance(command, EndMummyMove):
-        said = "ended the move"
+        said = msg("ended the move")
     else:
-        said = command.kind.replace("_", " ")
+        said = word(command.kind)
     return Action(owner(before), who(before), said, hidden or said)
