@@ -275,7 +275,7 @@ def test_a_full_disk_refuses_one_command_keeps_the_loop_and_accepts_it_later(tmp
         assert service.game.current is before and service.game.commands == []
         status = app.hub.status()
         assert status["status"] == "degraded"
-        assert "storage is full" in status["journal"]["problem"]
+        assert "storage is full" in str(status["journal"]["problem"])
         _make_room(db)
         announce(app)  # accepted once there is room again
         assert app.hub.status()["status"] == "ok"
@@ -285,7 +285,7 @@ def test_a_full_disk_refuses_one_command_keeps_the_loop_and_accepts_it_later(tmp
         app.mock_board.lift(home(app, 0))
         app.mock_board.place(entrance)
         wait_until(lambda: app.journal.problem is not None)
-        assert "storage is full: nothing was lost" in app.journal.problem
+        assert "storage is full: nothing was lost" in str(app.journal.problem)
         time.sleep(0.3)
         assert not moved(app)
         assert service._thread is not None and service._thread.is_alive()
@@ -311,7 +311,7 @@ def test_a_journal_locked_by_another_program_refuses_and_then_accepts(tmp_path):
         with pytest.raises(ServiceError, match="locked by another program: nothing was lost"):
             service.submit(seeker, Roll())
         assert service.game.commands == []
-        assert "locked" in app.hub.status()["journal"]["problem"]
+        assert "locked" in str(app.hub.status()["journal"]["problem"])
         assert service._thread is not None and service._thread.is_alive()
         other.execute("ROLLBACK")
         other.close()

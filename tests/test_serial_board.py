@@ -61,7 +61,7 @@ def test_unplugging_marks_the_board_disconnected_and_the_game_waits(app):
     service = app.service
     app.mock_board.pico.unplug()
     wait_until(lambda: not service.published.board_connected)
-    assert "disconnected" in service.view("table")["board"]["message"]
+    assert "disconnected" in str(service.view("table")["board"]["message"])
     with pytest.raises(ServiceError, match="disconnected"):
         service.submit("seeker0", Roll(FACES))
     before = service.game.current
