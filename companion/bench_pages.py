@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import tempfile
 import threading
 import time
@@ -38,35 +37,6 @@ PHONES = [
     ("seeker3", "/seeker", "/api/seeker/stream", "/api/seeker/state"),
 ]
 ASSET = re.compile(r'(?:src|href)="(/[^"]+\.(?:js|css)[^"]*)"')
-
-
-class _Counting(_Reader):
-    """A stream reader that also keeps each message's text (to weigh it unslimmed)."""
-
-    def __init__(self, socks: list[socket.socket]) -> None:
-        self.texts: dict[socket.socket, list[bytes]] = {s: [] for s in socks}
-        super().__init__(socks)
-
-    def _run(self) -> None:
-        while not self.stop.is_set():
-            for key, _ in self.selector.select(0.2):
-                sock: Any = key.fileobj
-                try:
-                    chunk = sock.recv(65536)
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    self.selector.unregister(sock)
-                    continue
-                data = self.buffers[sock] + chunk
-                *events, rest = data.split(b"\n\n")
-                self.buffers[sock] = rest
-                for event in events:
-                    if b"data:" in event:
-                        self.messages[sock].append(len(event) + 2)
-                        self.texts[sock].append(event)
 
 
 def _page_bytes(site: _Site, seat: str, page: str, state: str) -> int:
@@ -127,7 +97,7 @@ def bench_pages(quick: bool) -> list[Any]:
             colours = list(web.extensions["companion.seats"].table.colours)
             pages = [_page_bytes(site, seat, page, state) for seat, page, _, state in PHONES]
             socks = [site.open_stream(seat, stream) for seat, _, stream, _ in PHONES]
-            reader = _Counting(socks)
+            reader = _Reader(socks, keep_texts=True)
             try:
                 moves = play_game(app, colours, pace=lambda: time.sleep(pace_s))
                 time.sleep(1.0)  # the last messages reach every phone
@@ -139,11 +109,12 @@ def bench_pages(quick: bool) -> list[Any]:
             server.close()
             app.close()
     streams = [sum(reader.messages[s]) for s in socks]
-    unslimmed = [_unslimmed(reader.texts[s]) for s in socks]
+    texts = reader.texts or {}
+    unslimmed = [_unslimmed(texts[s]) for s in socks]
     phones = len(PHONES)
     weight = (sum(pages) + sum(streams)) / phones / 1000
     old = (sum(pages) + sum(unslimmed)) / phones / 1000
-    messages = sum(len(reader.texts[s]) for s in socks)
+    messages = sum(len(texts[s]) for s in socks)
     note = f"{phones} phones, one four-seeker bot game ({moves} figure moves, {messages} messages)"
     return [
         Figure("pages.weight_per_phone", weight, "kB", note=note),

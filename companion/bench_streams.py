@@ -137,10 +137,14 @@ class _Site:
 class _Reader:
     """Reads every phone's stream in one thread; counts the data messages' bytes."""
 
-    def __init__(self, socks: list[socket.socket]) -> None:
+    def __init__(self, socks: list[socket.socket], *, keep_texts: bool = False) -> None:
         self.selector = selectors.DefaultSelector()
         self.buffers = {s: b"" for s in socks}
         self.messages: dict[socket.socket, list[int]] = {s: [] for s in socks}
+        #: Each message's text, when asked for (``bench_pages`` weighs them unslimmed).
+        self.texts: dict[socket.socket, list[bytes]] | None = (
+            {s: [] for s in socks} if keep_texts else None
+        )
         for sock in socks:
             self.selector.register(sock, selectors.EVENT_READ)
         self.stop = threading.Event()
@@ -166,6 +170,8 @@ class _Reader:
                 for event in events:
                     if b"data:" in event:
                         self.messages[sock].append(len(event) + 2)
+                        if self.texts is not None:
+                            self.texts[sock].append(event)
 
     def close(self) -> None:
         self.stop.set()
