@@ -124,6 +124,6 @@ def bench_pages(quick: bool) -> list[Any]:
             "kB",
             note="the same messages whole: the maze and all announcements in each",
         ),
-        Figure("pages.weight_ratio", weight / old, "", 0.5, "target", note=note),
+        Figure("pages.weight_ratio", weight / old, "ratio", 0.5, "target", note=note),
         Figure("pages.page_load", sum(pages) / phones / 1000, "kB", note="one load per phone"),
     ]
