@@ -18,6 +18,7 @@ function gameLine(status) {
 }
 
 let lastAction = null;
+let noticeShown;  // the last take-back seen (undefined until the first status)
 let flashTimer = null;
 // A message that shows for a few seconds (an undo, nothing to undo), then goes.
 function flash(message) {
@@ -34,6 +35,9 @@ function update(status) {
   if (line) line.textContent = gameLine(status);
   const g = status.game;
   lastAction = g.last_action;
+  const noticeId = g.notice ? g.notice.id : null;  // a seat's take-back: every page says it
+  if (noticeShown !== undefined && noticeId !== null && noticeId !== noticeShown) flash(g.notice.text);
+  noticeShown = noticeId;
   if ($("host-guidance")) $("host-guidance").textContent = g.over ? "" : (g.guidance || "");
   if ($("host-winner")) { $("host-winner").hidden = !g.winner; $("host-winner").textContent = g.winner || ""; }
   if ($("undo")) {
