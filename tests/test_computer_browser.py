@@ -204,10 +204,12 @@ def test_the_deduction_aid_on_the_mummys_page(server: Server, browser: Any) -> N
     host.get_by_role("button", name="Start a new game").click()
     expect(host.locator("#seats li")).to_have_count(4)  # with the watching seat
     expect(host.locator('#seats li[data-seat="mummy"] .code')).to_have_count(1)  # a person's
+    # The codes from the host's API: the page may still reload (the board changing hands
+    # is seen by its poll), and a list read from it then could be half gone.
     codes = {
-        li.get_attribute("data-seat"): li.locator(".code").inner_text()
-        for li in host.locator("#seats li").all()
+        seat["seat"]: seat["code"] for seat in server.get("/api/host/status")["table"]["seats"]
     }
+    assert "mummy" in codes, codes
     put_board_right(server)
     mummy, seeker = phone(browser), phone(browser)
     mummy.goto(f"{server.url}/join/{codes['mummy']}")

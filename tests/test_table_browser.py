@@ -45,8 +45,7 @@ def seats(server: Server, browser: Any) -> dict[str, Any]:
     host.get_by_role("button", name=re.compile("Start the game")).click()
     expect(host.locator("#seats li")).to_have_count(5)
     codes = {
-        li.get_attribute("data-seat"): li.locator(".code").inner_text()
-        for li in host.locator("#seats li").all()
+        seat["seat"]: seat["code"] for seat in server.get("/api/host/status")["table"]["seats"]
     }
     put_figures_in_the_camp(server, 2)
     pages: dict[str, Any] = {"host": host, "codes": codes}
