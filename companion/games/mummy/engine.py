@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.games.phrases import not_now
 from companion.games.tuples import replace_at
-from companion.i18n import N_, MessageError, Msg, counted, joined, msg, word
+from companion.i18n import N_, MessageError, Msg, counted, joined
 
 from .commands import (
     Announce,
@@ -517,9 +518,7 @@ _PHASE_WORDS = {
 
 
 def _not_now(state: State, action: str) -> Msg:
-    return msg(
-        "You cannot {action} now: {why}.", action=word(action), why=word(_PHASE_WORDS[state.phase])
-    )
+    return not_now(action, _PHASE_WORDS[state.phase])
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {
