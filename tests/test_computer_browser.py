@@ -214,8 +214,10 @@ def test_the_deduction_aid_on_the_mummys_page(server: Server, browser: Any) -> N
     mummy, seeker = phone(browser), phone(browser)
     mummy.goto(f"{server.url}/join/{codes['mummy']}")
     mummy.locator("#join").click()  # confirm the seat
+    expect(mummy).to_have_url(server.url + "/mummy")
     seeker.goto(f"{server.url}/join/{codes['seeker0']}")
     seeker.locator("#join").click()  # takes the seat over from the first game's phone
+    expect(seeker).to_have_url(server.url + "/seeker")  # no request while it navigates
     expect(mummy.locator("#aid")).to_contain_text("0 cells")
     for _ in range(40):  # until the first figure has moved
         seeker_step(server, seeker)
