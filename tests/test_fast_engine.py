@@ -19,7 +19,7 @@ from companion.games.mummy.commands import (
     Roll,
     RollMummyDie,
 )
-from companion.games.mummy.dice import Face
+from companion.games.mummy.dice import SEEKER_DIE_FACES, Face, random_below, roll_seeker_dice
 from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.fast import FastGame
 from companion.games.mummy.players import MummyBot, RandomSeekerBot
@@ -68,6 +68,17 @@ def test_bot_games_are_the_same_on_both_paths(default_maze):
             slow, fast = play_game(setup), play_fast(setup)
             assert slow.commands == fast.commands
             assert slow.state == fast.state
+
+
+@given(rng=st.integers(0, 2**64 - 1), count=st.integers(0, 5))
+def test_a_roll_of_the_white_dice_is_one_random_number_per_die(rng, count):
+    """roll_seeker_dice inlines the generator for speed: the faces and the next state
+    must be those of one random_below(6) per die, so records replay alike."""
+    faces, state = [], rng
+    for _ in range(count):
+        index, state = random_below(state, 6)
+        faces.append(SEEKER_DIE_FACES[index])
+    assert roll_seeker_dice(rng, count) == (tuple(faces), state)
 
 
 _ANY_COMMAND = st.one_of(

@@ -81,10 +81,14 @@ def random_below(state: int, n: int) -> tuple[int, int]:
 
 def roll_seeker_dice(state: int, count: int) -> tuple[tuple[Face, ...], int]:
     """Roll ``count`` white dice."""
-    faces = []
+    # SplitMix64 inlined (as next_random): the self-play hot path rolls millions of dice.
+    faces: list[Face] = []
+    append = faces.append
     for _ in range(count):
-        i, state = random_below(state, 6)
-        faces.append(SEEKER_DIE_FACES[i])
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        append(SEEKER_DIE_FACES[(z ^ (z >> 31)) % 6])
     return tuple(faces), state
 
 

@@ -5,6 +5,8 @@ Pure queries on a state; pages and LEDs use them to show hints, the engine to ju
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from companion.i18n import Msg, counted, msg
 
 from .dice import MOVE_FACES, Face
@@ -50,6 +52,18 @@ def arrow_mask(maze: Maze, node: int, blocked: int) -> int:
         if not (blocked >> opening.cell) & 1:
             result |= 1 << maze.slide(opening.cell, opening.side.opposite, blocked)
     return result
+
+
+def free_arrow_masks(maze: Maze) -> tuple[int, ...]:
+    """Per node, :func:`arrow_mask` with nothing in the way; computed once per maze."""
+    table = _FREE_ARROWS.get(maze)
+    if table is None:
+        nodes = range(maze.cell_count + 2)
+        table = _FREE_ARROWS[maze] = tuple(arrow_mask(maze, n, 0) for n in nodes)
+    return table
+
+
+_FREE_ARROWS: WeakKeyDictionary[Maze, tuple[int, ...]] = WeakKeyDictionary()
 
 
 def legal_destinations(state: Situation, figure: int, face: Face) -> list[int]:

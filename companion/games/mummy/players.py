@@ -32,7 +32,7 @@ from .events import (
     SeekerOut,
 )
 from .maze import Maze, mask_cells
-from .moves import arrow_mask, destinations_mask
+from .moves import destinations_mask, free_arrow_masks
 from .state import Phase, Setup, Situation, State
 
 
@@ -70,16 +70,22 @@ class SeekerBot:
         table = self._distance_table(wanted)
         now = table[state.positions[figure]]
         mummy_dist = maze.distances_from(state.mummy) if maze.is_cell(state.mummy) else None
-        best: tuple[float, Face, int] | None = None
+        # The best (score, face, cell): the highest score, the first face of the roll and
+        # then the lowest cell among equals.  Cells are visited from the top bit down.
+        best: tuple[int, Face, int] | None = None
         for face in dict.fromkeys(state.roll):
-            for cell in mask_cells(destinations_mask(state, figure, face)):
-                score = -float(table[cell])
-                if cell in wanted:
-                    score = 100.0
+            mask = destinations_mask(state, figure, face)
+            face_score, face_cell = -1 << 30, -1
+            while mask:
+                cell = mask.bit_length() - 1
+                mask ^= 1 << cell
+                score = 100 if cell in wanted else -table[cell]
                 if mummy_dist is not None and 0 <= mummy_dist[cell] <= 3:
                     score -= 4 - mummy_dist[cell]
-                if best is None or score > best[0]:
-                    best = (score, face, cell)
+                if score >= face_score:
+                    face_score, face_cell = score, cell
+            if face_cell >= 0 and (best is None or face_score > best[0]):
+                best = (face_score, face, face_cell)
         if best is None:
             self._rolls_this_turn += 1
             return Roll()
@@ -106,33 +112,33 @@ class MummyBot:
         self.owner = setup.figure_owner
         self.mummy = maze.sarcophagus_node
         self._target = -1
-        self._arrow = [arrow_mask(maze, c, 0) for c in range(maze.cell_count)]
-        self._arrow_rooms = {
-            maze.start_node: arrow_mask(maze, maze.start_node, 0),
-            maze.sarcophagus_node: arrow_mask(maze, maze.sarcophagus_node, 0),
-        }
+        self._arrow = free_arrow_masks(maze)
 
     def observe(self, events: list[Event]) -> None:
         """Learn from the events the mummy may see (see views.visible_events)."""
         for event in events:
             if event.secret_from_mummy:
                 raise ValueError("the mummy bot was shown a secret event")
-            if isinstance(event, Announced):
-                self.belief[event.figure] = self._spread(self.belief[event.figure], event.face)
-            elif isinstance(event, CardPlayed):
-                self.belief[event.figure] = 1 << event.treasure.cell
-            elif isinstance(event, SeekerCaught):
-                self.belief[event.figure] = self.sarc_bit
-            elif isinstance(event, SeekerOut):
-                for f, _ in enumerate(self.belief):
-                    if self.owner[f] == event.seeker:
-                        self.belief[f] = 0
-            elif isinstance(event, MummyMoved):
-                self.mummy = event.to
-                seen = ~(1 << event.to)
-                self.belief = [b & seen if b & seen else b for b in self.belief]
-            elif isinstance(event, MummyMoveStarted):
-                self._target = -1
+            self.learn(event)
+
+    def learn(self, event: Event) -> None:
+        """Learn from one event the mummy may see (self-play calls it directly)."""
+        if isinstance(event, MummyMoved):
+            self.mummy = event.to
+            seen = ~(1 << event.to)
+            self.belief = [b & seen if b & seen else b for b in self.belief]
+        elif isinstance(event, Announced):
+            self.belief[event.figure] = self._spread(self.belief[event.figure], event.face)
+        elif isinstance(event, MummyMoveStarted):
+            self._target = -1
+        elif isinstance(event, CardPlayed):
+            self.belief[event.figure] = 1 << event.treasure.cell
+        elif isinstance(event, SeekerCaught):
+            self.belief[event.figure] = self.sarc_bit
+        elif isinstance(event, SeekerOut):
+            for f, _ in enumerate(self.belief):
+                if self.owner[f] == event.seeker:
+                    self.belief[f] = 0
 
     def choose(self, phase: Phase, mummy: int, steps_left: int, exactly: bool) -> Command:
         """The mummy's next command from its own position and step budget only."""
@@ -187,7 +193,7 @@ class MummyBot:
                 (maze.sarcophagus_node, self.sarc_bit),
             ):
                 if belief & bit:
-                    out |= self._arrow_rooms[room]
+                    out |= self._arrow[room]
             return out & ~mummy_bit or belief
         frontier = maze.expand(cells)
         for room, bit in (

@@ -88,12 +88,16 @@ def play_fast(setup: Setup, mummy: MummyPlayer | None = None) -> GameResult:
     player = mummy or BotMummy(setup)
     player.observe(events)
     commands: list[Command] = []
-    append = commands.append
-    while game.winner is None and len(commands) < MAX_COMMANDS:
-        command = player.decide(game) if game.is_mummy_turn else seeker_choose(game)
-        events = game.apply(command)
+    append, decide, observe, play = commands.append, player.decide, player.observe, game.apply
+    mummy_roll, mummy_moving, game_over = Phase.MUMMY_ROLL, Phase.MUMMY_MOVING, Phase.GAME_OVER
+    for _ in range(MAX_COMMANDS):
+        phase = game.phase
+        if phase is game_over:
+            break
+        mummys = phase is mummy_moving or phase is mummy_roll
+        command = decide(game) if mummys else seeker_choose(game)
         append(command)
-        player.observe(events)
+        observe(play(command))
     return GameResult(game.freeze(), tuple(commands))
 
 
@@ -188,9 +192,10 @@ class BotMummy:
 
     def observe(self, events: list[Event]) -> None:
         # Only the kinds of event the bot learns from (none of them secret).
-        learned = [e for e in events if type(e) in LEARNED]
-        if learned:
-            self.bot.observe(learned)
+        learn = self.bot.learn
+        for event in events:
+            if type(event) in LEARNED:
+                learn(event)
 
     def decide(self, game: FastGame) -> Command:
         return self.bot.choose(game.phase, game.mummy, game.steps_left, self.exactly)
