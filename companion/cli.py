@@ -291,13 +291,10 @@ def _replay(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     maze, _ = load_maze(args.maze)
     options = Options(mummy_moves_exactly=args.exact)
-    results = []
+    setups = (setup_for(maze, args.seekers, args.seed + i, options) for i in range(args.games))
     started = time.perf_counter()
-    for i in range(args.games):
-        setup = setup_for(maze, args.seekers, args.seed + i, options)
-        results.append(play_fast(setup, mummy_player(args.mummy, setup)))
+    summary = summarise((play_fast(s, mummy_player(args.mummy, s)) for s in setups), args.seekers)
     elapsed = time.perf_counter() - started
-    summary = summarise(results, args.seekers)
     rate, low, high = summary.mummy_rate()
     out = {
         "mummy": args.mummy,

@@ -79,17 +79,6 @@ class FastGame:
         self.steps_left = state.steps_left
         self.rounds = state.rounds
         self.winner = state.winner
-        self._handlers: dict[type[Command], Callable[[Command, list[Event]], bool]] = {
-            Resolve: self._resolve,
-            Roll: self._roll,
-            Announce: self._announce,
-            Move: self._move,
-            PlayCard: self._play_card,
-            EndTurn: self._end_turn,
-            RollMummyDie: self._roll_mummy_die,
-            MummyStep: self._mummy_step,
-            EndMummyMove: self._end_mummy_move,
-        }
 
     # -- reading -------------------------------------------------------------------------
 
@@ -135,8 +124,8 @@ class FastGame:
     def apply(self, command: Command) -> list[Event]:
         """Play ``command`` in place and return its events, exactly as ``engine.apply``."""
         events: list[Event] = []
-        handler = self._handlers.get(type(command))
-        if handler is None or self.phase is Phase.GAME_OVER or not handler(command, events):
+        handler = _HANDLERS.get(type(command))
+        if handler is None or self.phase is Phase.GAME_OVER or not handler(self, command, events):
             apply(self.freeze(), command)  # raises the reference engine's RuleError
             raise RuleError(  # pragma: no cover
                 "{command} was refused by the fast path only.", command=repr(command)
@@ -384,3 +373,18 @@ class FastGame:
         self.winner = winner
         self.steps_left = 0
         self.mummy_move = None
+
+
+#: Each command's handler (a class-wide table: a game holds no cycle to itself and is
+#: freed the moment it is dropped).
+_HANDLERS: dict[type[Command], Callable[[FastGame, Command, list[Event]], bool]] = {
+    Resolve: FastGame._resolve,
+    Roll: FastGame._roll,
+    Announce: FastGame._announce,
+    Move: FastGame._move,
+    PlayCard: FastGame._play_card,
+    EndTurn: FastGame._end_turn,
+    RollMummyDie: FastGame._roll_mummy_die,
+    MummyStep: FastGame._mummy_step,
+    EndMummyMove: FastGame._end_mummy_move,
+}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -227,14 +227,24 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float, float]
     return rate, max(0.0, centre - half), min(1.0, centre + half)
 
 
-def summarise(results: list[GameResult], seekers: int) -> Summary:
-    n = len(results) or 1
+def summarise(results: Iterable[GameResult], seekers: int) -> Summary:
+    """Count the games as they come: a long simulation keeps no finished game."""
+    games = mummy_wins = seeker_wins = rounds = commands = 0
+    for result in results:
+        games += 1
+        if result.mummy_won:
+            mummy_wins += 1
+        elif result.finished:
+            seeker_wins += 1
+        rounds += result.state.rounds
+        commands += len(result.commands)
+    n = games or 1
     return Summary(
-        games=len(results),
+        games=games,
         seekers=seekers,
-        mummy_wins=sum(1 for r in results if r.mummy_won),
-        seeker_wins=sum(1 for r in results if r.finished and not r.mummy_won),
-        unfinished=sum(1 for r in results if not r.finished),
-        mean_rounds=sum(r.state.rounds for r in results) / n,
-        mean_commands=sum(len(r.commands) for r in results) / n,
+        mummy_wins=mummy_wins,
+        seeker_wins=seeker_wins,
+        unfinished=games - mummy_wins - seeker_wins,
+        mean_rounds=rounds / n,
+        mean_commands=commands / n,
     )
