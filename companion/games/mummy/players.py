@@ -35,6 +35,10 @@ from .maze import Maze, mask_cells
 from .moves import destinations_mask, free_arrow_masks
 from .state import Phase, Setup, Situation, State
 
+# Commands are immutable values: the bots hand out one of each (self-play makes millions).
+_RESOLVE, _ROLL, _PLAY_CARD, _END_TURN = Resolve(), Roll(), PlayCard(), EndTurn()
+_ROLL_MUMMY_DIE, _END_MUMMY_MOVE = RollMummyDie(), EndMummyMove()
+
 
 class SeekerBot:
     """Plays every seeker: greedy towards the nearest needed treasure."""
@@ -51,15 +55,15 @@ class SeekerBot:
         if phase is Phase.SEEKER_TURN:
             self._rolls_this_turn = 0
             if state.may_resolve and state.dice_out >= self.resolve_at:
-                return Resolve()
+                return _RESOLVE
             self._rolls_this_turn += 1
-            return Roll()
+            return _ROLL
         if phase is Phase.SEEKER_ROLLED:
             return self._pick(state)
         if phase is Phase.SEEKER_MOVING:
             return Move(self._target)
         if phase is Phase.SEEKER_CARD:
-            return PlayCard() if playable_card(state) else EndTurn()
+            return _PLAY_CARD if playable_card(state) else _END_TURN
         raise ValueError(f"the seeker bot does not play in phase {phase.value}")
 
     def _pick(self, state: Situation) -> Command:
@@ -88,11 +92,11 @@ class SeekerBot:
                 best = (face_score, face, face_cell)
         if best is None:
             self._rolls_this_turn += 1
-            return Roll()
+            return _ROLL
         improves = best[0] >= 100 or -best[0] < now
         if not improves and self._rolls_this_turn <= self.rerolls and state.dice_out < 3:
             self._rolls_this_turn += 1
-            return Roll()
+            return _ROLL
         self._target = best[2]
         return Announce(best[1])
 
@@ -126,7 +130,10 @@ class MummyBot:
         if isinstance(event, MummyMoved):
             self.mummy = event.to
             seen = ~(1 << event.to)
-            self.belief = [b & seen if b & seen else b for b in self.belief]
+            belief = self.belief
+            for f, b in enumerate(belief):
+                if b & seen:
+                    belief[f] = b & seen
         elif isinstance(event, Announced):
             self.belief[event.figure] = self._spread(self.belief[event.figure], event.face)
         elif isinstance(event, MummyMoveStarted):
@@ -143,7 +150,7 @@ class MummyBot:
     def choose(self, phase: Phase, mummy: int, steps_left: int, exactly: bool) -> Command:
         """The mummy's next command from its own position and step budget only."""
         if phase is Phase.MUMMY_ROLL:
-            return RollMummyDie()
+            return _ROLL_MUMMY_DIE
         self.mummy = mummy
         if self._target < 0 or self._target == mummy:
             self._target = self._pick_target(mummy)
@@ -158,7 +165,7 @@ class MummyBot:
                 best = min(maze.openings(mummy), key=lambda o: dist[o.cell])
                 return MummyStep(best.cell)
         if not exactly:
-            return EndMummyMove()
+            return _END_MUMMY_MOVE
         return MummyStep(self._any_step(mummy))
 
     def _any_step(self, mummy: int) -> int:
@@ -217,21 +224,21 @@ class RandomSeekerBot:
     def choose(self, state: State) -> Command:
         if state.phase is Phase.SEEKER_TURN:
             if state.may_resolve and state.dice_out and self._coin():
-                return Resolve()
-            return Roll()
+                return _RESOLVE
+            return _ROLL
         if state.phase is Phase.SEEKER_ROLLED:
             options = [
                 f for f in dict.fromkeys(state.roll) if destinations_mask(state, state.figure, f)
             ]
             if not options or self._coin(4):
-                return Roll()
+                return _ROLL
             return Announce(options[self._below(len(options))])
         if state.phase is Phase.SEEKER_MOVING:
             assert state.announced is not None
             cells = mask_cells(destinations_mask(state, state.figure, state.announced))
             return Move(cells[self._below(len(cells))])
         if state.phase is Phase.SEEKER_CARD:
-            return PlayCard() if playable_card(state) and self._coin(4) else EndTurn()
+            return _PLAY_CARD if playable_card(state) and self._coin(4) else _END_TURN
         raise ValueError(f"the random bot does not play in phase {state.phase.value}")
 
     def _below(self, n: int) -> int:
