@@ -7,7 +7,6 @@ import ipaddress
 import json
 import socket
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.errors import StartupError
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import replay
-from companion.games.mummy.simulate import MUMMIES, mummy_player, play_fast, setup_for, summarise
+from companion.games.mummy.simulate import MUMMIES, simulate
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
@@ -291,10 +290,9 @@ def _replay(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     maze, _ = load_maze(args.maze)
     options = Options(mummy_moves_exactly=args.exact)
-    setups = (setup_for(maze, args.seekers, args.seed + i, options) for i in range(args.games))
-    started = time.perf_counter()
-    summary = summarise((play_fast(s, mummy_player(args.mummy, s)) for s in setups), args.seekers)
-    elapsed = time.perf_counter() - started
+    summary, elapsed = simulate(
+        maze, args.seekers, args.games, seed=args.seed, mummy=args.mummy, options=options
+    )
     rate, low, high = summary.mummy_rate()
     out = {
         "mummy": args.mummy,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -199,6 +200,23 @@ class BotMummy:
 
     def decide(self, game: FastGame) -> Command:
         return self.bot.choose(game.phase, game.mummy, game.steps_left, self.exactly)
+
+
+def simulate(
+    maze: Maze,
+    seekers: int,
+    games: int,
+    *,
+    seed: int = 0,
+    mummy: str = "bot",
+    options: Options | None = None,
+) -> tuple[Summary, float]:
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) on the fast path between
+    the seeker bots and ``mummy`` (see MUMMIES): their summary and the seconds they took."""
+    setups = (setup_for(maze, seekers, seed + i, options) for i in range(games))
+    started = time.perf_counter()
+    summary = summarise((play_fast(s, mummy_player(mummy, s)) for s in setups), seekers)
+    return summary, time.perf_counter() - started
 
 
 @dataclass(frozen=True)
