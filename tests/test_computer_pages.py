@@ -62,5 +62,8 @@ def test_a_person_takes_the_seat_back_with_the_next_game(table: Table):
 def test_a_wrong_level_or_pace_is_refused_in_words(table: Table):
     res = table.host.post("/api/host/game", json={"colours": ["red"], "computer": "expert"})
     assert res.status_code == 400 and "easy, normal or hard" in error(res)
+    # The all-seeing reference of `companion simulate` is never offered at the table.
+    res = table.host.post("/api/host/game", json={"colours": ["red"], "computer": "omniscient"})
+    assert res.status_code == 400 and "easy, normal or hard" in error(res)
     res = table.host.post("/api/host/game", json={"colours": ["red"], "pace": "fast"})
     assert res.status_code == 400 and "seconds a step" in error(res)
