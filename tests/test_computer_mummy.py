@@ -135,3 +135,27 @@ def test_the_belief_always_holds_the_true_cell(default_maze):
             for figure, node in enumerate(state.positions):
                 if node >= 0:
                     assert (belief.possible[figure] >> node) & 1, (seed, figure, node)
+
+
+@pytest.mark.parametrize(("level", "looks_ahead"), [("hard", True), ("normal", False)])
+def test_the_hard_mummy_looks_ahead_on_the_fast_engine(
+    default_maze, monkeypatch, level, looks_ahead
+):
+    from companion.games.mummy import computer
+    from companion.games.mummy.fast import FastGame
+    from companion.games.mummy.simulate import mummy_player, play_fast
+
+    games: list[FastGame] = []
+
+    class Counted(FastGame):
+        def __init__(self, state: State) -> None:
+            games.append(self)
+            super().__init__(state)
+
+    monkeypatch.setattr(computer, "FastGame", Counted)
+    setup = setup_for(default_maze, 4, 7)
+    result = play_fast(setup, mummy_player(level, setup))
+    assert result.finished
+    assert bool(games) is looks_ahead
+    if looks_ahead:  # several sampled worlds for each of its moves
+        assert len(games) > 4 * result.state.rounds
