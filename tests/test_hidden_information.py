@@ -5,6 +5,7 @@ through the real service (the board kept in step with the game, as the sensors w
 The property is checked two ways at every step: the mummy's JSON has no field that
 could carry a position or a card, and it is byte for byte the same when the seekers'
 positions and cards are changed (as ``tests/test_mummy_properties.py`` does for the view).
+Each seeker's answer, likewise, is the same when the other seekers hold other cards.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from companion.service.loop import ServiceError
 from companion.service.mummy_service import Published, Service
 from companion.service.mummy_tracker import BoardMap
 from companion.web import create_app
-from companion.web.payloads import mummy_payload
+from companion.web.payloads import mummy_payload, seeker_payload
 from tests.seating import join
 
 SECRET_KEYS = ('"positions"', '"hand"', '"legal_destinations"', '"playable"', '"entered"')
@@ -61,13 +62,20 @@ class Game:
         self.host = self.app.test_client()
         self.host.get("/")
         self.mummy = self.app.test_client()
+        #: One phone per seeker seat of the current game.
+        self.seekers: list[Any] = []
 
     def new_game(self, colours: list[str], exact: bool, treasures: bool) -> None:
         body = {"colours": colours, "exact": exact, "treasures": treasures}
         res = self.host.post("/api/host/game", json=body)
         assert res.status_code == 200, res.json
-        code = next(s["code"] for s in res.json["table"]["seats"] if s["seat"] == "mummy")
-        join(self.mummy, code)
+        codes = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        join(self.mummy, codes["mummy"])
+        self.seekers = []
+        for seeker in range(len(self.service.game.current.setup.seekers)):
+            phone = self.app.test_client()
+            join(phone, codes[f"seeker{seeker}"])
+            self.seekers.append(phone)
         self.sync()
 
     @property
@@ -126,6 +134,43 @@ def twins(state: State, seed: int) -> Iterator[State]:
     yield state.evolve(hands=hands)
 
 
+def others_hands_twin(state: State, seeker: int, seed: int) -> State:
+    """The same moment with every other seeker holding other cards (same colours)."""
+    by_colour: dict[Any, list[Any]] = {}
+    for t in state.maze.treasures:
+        by_colour.setdefault(t.colour, []).append(t)
+    hands = tuple(
+        h
+        if i == seeker
+        else tuple(
+            by_colour[t.colour][(seed + i + j + 1) % len(by_colour[t.colour])]
+            for j, t in enumerate(h)
+        )
+        for i, h in enumerate(state.hands)
+    )
+    return state.evolve(hands=hands)
+
+
+def check_no_seeker_sees_anothers_cards(game: Game, seed: int) -> int:
+    """Each seeker's API answer is their payload now, and it stays byte for byte the
+    same when the other seekers hold other cards; how many twins really differed."""
+    published: Published = game.service.published
+    table = game.table
+    differed = 0
+    for seeker, phone in enumerate(game.seekers):
+        answer = phone.get("/api/seeker/state")
+        assert answer.status_code == 200
+        payload = json.dumps(
+            localize(seeker_payload(published, table, seeker), "en"), sort_keys=True
+        )
+        assert payload == json.dumps(answer.json, sort_keys=True)
+        twin = others_hands_twin(published.state, seeker, seed)
+        differed += twin.hands != published.state.hands
+        seen = localize(seeker_payload(replace(published, state=twin), table, seeker), "en")
+        assert json.dumps(seen, sort_keys=True) == payload, f"seeker{seeker} sees others' cards"
+    return differed
+
+
 def check_mummy_sees_nothing_secret(game: Game, seed: int) -> str:
     """The mummy's API answer and stream payload now, and their twins, checked."""
     published: Published = game.service.published
@@ -156,17 +201,21 @@ SETTINGS = settings(
     treasures=st.booleans(),
     knock_at=st.integers(0, 60),
 )
-def test_the_mummy_never_sees_a_seeker(game, seed, seekers, exact, treasures, knock_at):
+def test_the_mummy_never_sees_a_seeker_nor_a_seeker_anothers_cards(
+    game, seed, seekers, exact, treasures, knock_at
+):
     game.new_game(COLOURS[:seekers], exact, treasures)
     state = game.service.game.current
     seeker_bot = RandomSeekerBot(seed)
     mummy_bot = MummyBot(state.setup)
     mummy_bot.observe(visible_events(list(game.service.game.last_events), "mummy"))
+    twins_differed = 0
     for step in range(220):
         state = game.service.game.current
         if state.is_over:
             break
         check_mummy_sees_nothing_secret(game, seed + step)
+        twins_differed += check_no_seeker_sees_anothers_cards(game, seed + step)
         if step == knock_at or (state.is_mummy_turn and step % 17 == knock_at % 17):
             knock_a_figure_and_let_the_mummy_try(game, state)
         if state.is_mummy_turn:
@@ -181,6 +230,7 @@ def test_the_mummy_never_sees_a_seeker(game, seed, seekers, exact, treasures, kn
         mummy_bot.observe(visible_events(events, "mummy"))
         game.sync()
     check_mummy_sees_nothing_secret(game, seed)
+    assert twins_differed or seekers == 1  # the seeker twins were really other hands
 
 
 def submit_for_seekers(game: Game, state: State, command: Command) -> None:
