@@ -312,6 +312,8 @@ def test_a_figure_moved_on_the_board_does_not_reach_the_mummys_stream(game):
 # seat, the mummy's phone, a watching phone) try every door: the pages, the JSON, the
 # streams, the board switches.  Whatever they receive must name no cell a seeker's
 # figure stands on and no card, and /healthz tells them only that the companion lives.
+# The first seeker's phone tries the same doors: it may see the figures, as everyone at
+# the table does, but no card that is not its own.
 
 CELL_NAME = re.compile(r"\b[A-Z](?:1[0-9]|[1-9])\b")
 SQUARE_NAME = re.compile(r"\b[a-h][1-8]\b")
@@ -440,11 +442,14 @@ class WholeTable:
         assert self.host.get("/").status_code in (200, 302)
         self.mummy = self.app.test_client()
         self.watcher = self.app.test_client()
+        #: The first seeker's phone: it may know where the figures stand, not others' cards.
+        self.seeker = self.app.test_client()
         self.observers: dict[str, Any] = {
             "no seat": FlaskPhone(self.app.test_client()),
             "no seat over HTTP": LiveClient(self.port),
             "mummy": FlaskPhone(self.mummy),
             "watching": FlaskPhone(self.watcher),
+            "seeker0": FlaskPhone(self.seeker),
         }
         self.received: list[tuple[str, str, int, str]] = []
 
@@ -455,6 +460,7 @@ class WholeTable:
         join(self.mummy, seats["mummy"])
         if "watch" in seats:
             join(self.watcher, seats["watch"])
+        join(self.seeker, seats["seeker0"])
         self.sync()
 
     def sync(self) -> None:
@@ -490,20 +496,25 @@ class WholeTable:
     def record_everything(self, when: str) -> None:
         """Every door, for every client without the right; each answer checked."""
         names, squares, positions = self.secrets()
+        state = self.service.game.current
+        # The first seeker's own cards, as numbers and as cell names.
+        own = {t.cell for t in state.hands[0]} | {
+            state.maze.cell_name(t.cell) for t in state.hands[0]
+        }
         for who, phone in self.observers.items():
             for path in GETS + STREAMS:
                 status, text = phone.get(path)
                 self.received.append((who, path, status, text))
-                check_received(who, path, status, text, names, squares, positions, when)
+                check_received(who, path, status, text, names, squares, positions, when, own)
             for path, body in BOARD_GRABS:
                 before = self.appliance.hub.active
                 status, text = phone.post(path, body)
                 self.received.append((who, path, status, text))
-                check_received(who, path, status, text, names, squares, positions, when)
+                check_received(who, path, status, text, names, squares, positions, when, own)
                 # What the grab would have shown, if it had taken the board:
                 for look in ("/crypt/api/state", "/lootnrun/api/view", "/sim/api/board"):
                     seen, said = phone.get(look)
-                    check_received(who, look, seen, said, names, squares, positions, when)
+                    check_received(who, look, seen, said, names, squares, positions, when, own)
                 taken = self.appliance.hub.active
                 assert taken == before, f"{who} gave the board to {taken} by {path}: {text}"
 
@@ -529,10 +540,14 @@ def check_received(
     squares: set[str],
     positions: set[int],
     when: str,
+    own_cards: set[Any],
 ) -> None:
     """Nothing a client without the right receives names a seeker's cell or a card."""
     where = f"{who} {path} ({when}): {text[:600]}"
     assert status < 500, where
+    if who.startswith("seeker"):
+        check_a_seekers_cards_only(text, own_cards, where)
+        return  # a seeker sees the figures on the board like everyone at the table
     if who.startswith("no seat") and path not in ("/", "/healthz"):
         assert status == 403, f"a door opened without a seat: {where}"
     assert_no_secret(text) if who != "mummy" or not path.startswith("/api/mummy") else None
@@ -551,6 +566,16 @@ def check_received(
             assert not said, f"crypt squares {sorted(said)} over seekers reach {where}"
     if path == "/healthz" and status == 200:
         assert set(json.loads(text)) <= {"status"}, f"/healthz tells more than alive: {where}"
+
+
+def check_a_seekers_cards_only(text: str, own_cards: set[Any], where: str) -> None:
+    """Every hand or playable card a seeker's phone receives is one of its own cards."""
+    for data in _json_parts(text):
+        for key, value in _walk(data):
+            cards = value if key == "hand" and isinstance(value, list) else [value]
+            if key in ("hand", "playable"):
+                cells = {c["cell"] for c in cards if isinstance(c, dict) and "cell" in c}
+                assert cells <= own_cards, f"{key} {sorted(cells - own_cards)}: {where}"
 
 
 def _json_parts(text: str) -> Iterator[Any]:
