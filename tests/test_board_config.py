@@ -70,6 +70,16 @@ def test_a_pin_used_twice_names_both_users():
     assert expected in problems(text)
 
 
+def test_a_strip_on_a_pin_other_than_spi_mosi_is_refused_at_its_line():
+    """GPIO18 is the usual NeoPixel pin elsewhere; here the strip needs SPI0's MOSI, and
+    mock mode must refuse what the Pi would."""
+    text = broken("pin = 10 ", "pin = 18 ")
+    line = line_of(text, "pin = 18")
+    found = problems(text)
+    assert any(p.startswith(f"{line}: leds.pin: GPIO18 cannot drive the NeoPixels") for p in found)
+    assert any("GPIO10" in p for p in found)
+
+
 def test_a_cell_without_a_sensor_is_an_error():
     text = broken("chips = 19", "chips = 18")
     found = problems(text)

@@ -66,7 +66,7 @@ pins = [4, 5, 6, 12, 13, 16]
 camp = [4]
 sarcophagus = [5]
 [leds]
-pin = 18
+pin = 10
 count = 6
 max_milliamps = 500
 [leds.layout]
@@ -103,7 +103,7 @@ stride = 3
 camp = [2]
 sarcophagus = [5]
 [leds]
-pin = 18
+pin = 10
 count = 6
 max_milliamps = 500
 [leds.layout]

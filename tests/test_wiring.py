@@ -79,7 +79,7 @@ camp = [4]
 sarcophagus = [5]
 
 [leds]
-pin = 18
+pin = 10
 count = 6
 max_milliamps = 1000
 

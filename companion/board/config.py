@@ -23,6 +23,9 @@ from .layout import ORDERS, ORIGINS, GridLayout, grid_indices
 SENSOR_BACKENDS = ("shift_register", "gpio", "matrix", "serial")
 LED_DRIVERS = ("neopixel", "serial")
 BYTE_ORDERS = ("RGB", "GRB", "RBG", "GBR", "BRG", "BGR", "RGBW", "GRBW")
+#: The SPI buses whose MOSI a NeoPixel strip may hang on: pin -> (bus, chip select of
+#: /dev/spidevB.D).
+SPI_MOSI_PINS = {10: (0, 0)}
 #: BCM numbers of the GPIO pins on the 40-pin header.
 GPIO_PINS = range(2, 28)
 
@@ -516,6 +519,14 @@ def _leds(
     if indices is None or count is None or max_ma is None or driver is None:
         return None
     if driver == "neopixel" and pin is None:
+        return None
+    if driver == "neopixel" and pin not in SPI_MOSI_PINS:
+        # Checked here, not only when the strip opens: mock mode would take any pin.
+        reader.problem(
+            "pin",
+            f"GPIO{pin} cannot drive the NeoPixels: they are driven through SPI0's MOSI, "
+            f"so their data line goes on GPIO{min(SPI_MOSI_PINS)} (header pin 19)",
+        )
         return None
     if max_ma <= count * idle * 1.5:
         reader.problem(

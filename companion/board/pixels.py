@@ -33,7 +33,7 @@ import adafruit_pixelbuf
 
 from companion.closing import Closing
 
-from .config import LedConfig
+from .config import SPI_MOSI_PINS, LedConfig
 from .limiter import estimate_milliamps, limit, output_table
 from .render import DARK, RGB
 
@@ -101,9 +101,6 @@ class MockPixels(Closing, adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
         self.show()
         self.closed = True
 
-
-#: The SPI buses whose MOSI a strip may hang on: pin -> (bus, chip select of /dev/spidevB.D).
-SPI_MOSI_PINS = {10: (0, 0)}
 
 #: WS2812 data at 800 kHz as SPI bytes at 6.4 MHz: one byte per bit (neopixel_spi's default).
 NEOPIXEL_SPI_HZ = 6_400_000
