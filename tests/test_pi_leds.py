@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 from companion.board.config import default_config
 from companion.board.mock_spi import spidev_on
-from companion.board.pixels import NEOPIXEL_SPI_HZ, LedOutput, NeoPixelStrip, open_pixels
+from companion.board.pixels import (
+    NEOPIXEL_SPI_HZ,
+    LedOutput,
+    NeoPixelStrip,
+    frame_bytes,
+    open_pixels,
+)
 
 ONE, ZERO = 0b1111_0000, 0b1100_0000  # a WS2812 bit as one SPI byte at 6.4 MHz
 
@@ -94,3 +100,33 @@ def test_a_strip_off_the_mosi_pin_or_without_spidev_says_what_to_do(
     monkeypatch.setitem(sys.modules, "spidev", None)  # py-spidev not installed
     with pytest.raises(ImportError, match="install spidev"):
         open_pixels(default_config().leds, mock=False)
+
+
+@pytest.mark.parametrize(("pixels", "order"), [(152, "GRB"), (200, "GRB"), (124, "GRBW")])
+def test_a_frame_is_as_long_on_the_wire_as_computed(pixels: int, order: str) -> None:
+    wire = RecordingWire()
+    spidev = SimpleNamespace(SpiDev=spidev_on(wire, bufsiz=65536))
+    with NeoPixelStrip(10, pixels, order, spidev=spidev) as strip:
+        strip.show()
+        assert len(wire.transfers[-1][4]) == frame_bytes(pixels, order)
+
+
+@pytest.mark.parametrize(
+    ("pixels", "bufsiz", "warned"),
+    [(152, "4096", False), (200, "4096", True), (200, "65536", False), (200, None, False)],
+)
+def test_a_strip_too_long_for_the_kernels_spi_buffer_says_how_to_raise_it(
+    tmp_path, caplog, pixels: int, bufsiz: str | None, warned: bool
+) -> None:
+    """Beyond the buffer a frame goes out in pieces (a pause may latch half of it)."""
+    path = tmp_path / "bufsiz"
+    if bufsiz is not None:
+        path.write_text(bufsiz + "\n")
+    wire = RecordingWire()
+    spidev = SimpleNamespace(SpiDev=spidev_on(wire, bufsiz=int(bufsiz or 4096)))
+    with caplog.at_level("WARNING"), NeoPixelStrip(10, pixels, spidev=spidev, bufsiz_path=path):
+        pass
+    said = [r.getMessage() for r in caplog.records if "spidev.bufsiz=65536" in r.getMessage()]
+    assert bool(said) is warned
+    if warned:
+        assert f"{frame_bytes(pixels, 'GRB')} bytes" in said[0] and "cmdline.txt" in said[0]

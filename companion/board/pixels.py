@@ -23,10 +23,12 @@ really reach the strip.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import adafruit_pixelbuf
@@ -104,6 +106,25 @@ class MockPixels(Closing, adafruit_pixelbuf.PixelBuf):  # type: ignore[misc]
 
 #: WS2812 data at 800 kHz as SPI bytes at 6.4 MHz: one byte per bit (neopixel_spi's default).
 NEOPIXEL_SPI_HZ = 6_400_000
+#: The kernel's spidev buffer: a longer write goes out as several transfers.
+SPIDEV_BUFSIZ = Path("/sys/module/spidev/parameters/bufsiz")
+
+log = logging.getLogger(__name__)
+
+
+def frame_bytes(count: int, byte_order: str) -> int:
+    """One frame on the wire: an SPI byte per colour bit, between two 80 us resets
+    (neopixel_spi's default reset time)."""
+    reset = round(NEOPIXEL_SPI_HZ * 80e-6 / 8)
+    return 8 * count * len(byte_order) + 2 * reset
+
+
+def spidev_bufsiz(path: Path = SPIDEV_BUFSIZ) -> int | None:
+    """The kernel's spidev buffer size, or None where it cannot be read (no spidev)."""
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
 
 
 class SpidevBus:
@@ -164,7 +185,13 @@ class NeoPixelStrip(Closing):
     """
 
     def __init__(
-        self, pin: int, count: int, byte_order: str = "GRB", *, spidev: Any = None
+        self,
+        pin: int,
+        count: int,
+        byte_order: str = "GRB",
+        *,
+        spidev: Any = None,
+        bufsiz_path: Path = SPIDEV_BUFSIZ,
     ) -> None:
         if pin not in SPI_MOSI_PINS:
             raise ValueError(
@@ -198,6 +225,17 @@ class NeoPixelStrip(Closing):
             self.bus.close()
             raise
         self.closed = False
+        frame, bufsiz = frame_bytes(count, byte_order), spidev_bufsiz(bufsiz_path)
+        if bufsiz is not None and frame > bufsiz:
+            log.warning(
+                "a frame for %d pixels is %d bytes, more than the kernel's SPI buffer (%d): "
+                "it goes out in pieces, and a pause between them may latch half a frame. "
+                "Add spidev.bufsiz=65536 to the one line of /boot/firmware/cmdline.txt "
+                "and reboot",
+                count,
+                frame,
+                bufsiz,
+            )
 
     @property
     def brightness(self) -> float:
