@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -354,3 +355,19 @@ def test_fuzz_100k_bad_frames_no_false_event_and_recovery_within_one_snapshot() 
     assert counts["duplicated"] > 0 and tracker.duplicates >= counts["duplicated"] // 2
     assert decoder.dropped > counts["truncated"] // 2
     assert tracker.lost > 0 and recoveries > 1000 and events > 10_000
+
+
+def test_every_example_frame_in_the_protocol_document_decodes_as_it_says():
+    """PROTOCOL.md is what someone writing another firmware reads: its examples must be
+    real frames (right COBS, right CRC), and its HELLO names the firmware we ship."""
+    text = (ROOT / "firmware" / "PROTOCOL.md").read_text("utf-8")
+    examples = re.findall(r"`((?:[0-9a-f]{2} )+00)`", text)
+    assert len(examples) >= 4
+    said = []
+    for example in examples:
+        frame = bytes.fromhex(example)
+        msg_type, seq, payload = p.decode_frame(frame[:-1])
+        said.append(p.describe(msg_type, seq, payload))
+    assert any("HELLO" in s and f"version={FIRMWARE_VERSION}" in s for s in said), said
+    assert "#1 SNAPSHOT sensors=156 pressed=[5]" in said
+    assert "#2 SENSOR_CHANGE index=5 pressed=True t=1234" in said
