@@ -7,6 +7,7 @@ import ipaddress
 import json
 import socket
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from companion.board.selftest import FAULT_POSITION, run_selftest
 from companion.errors import StartupError
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import replay
-from companion.games.mummy.simulate import MUMMIES, simulate
+from companion.games.mummy.simulate import MUMMIES, Summary, simulate, win_table
 from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
@@ -82,16 +83,25 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play complete games between automatic players")
     sim.add_argument("--games", type=_positive, default=100)
-    sim.add_argument("--seekers", type=int, choices=(1, 2, 3, 4), default=4)
+    sim.add_argument(
+        "--seekers",
+        type=int,
+        nargs="+",
+        choices=(1, 2, 3, 4),
+        default=[4],
+        help="seeker counts (several: a table of win rates, e.g. --seekers 1 2 3 4)",
+    )
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
     sim.add_argument("--exact", action="store_true", help="the mummy must use all its steps")
     sim.add_argument(
         "--mummy",
-        choices=MUMMIES,
-        default="bot",
+        nargs="+",
+        choices=(*MUMMIES, "all"),
+        default=["bot"],
         help="the mummy against the seeker bots: the computer mummy's levels, the "
-        "self-play bot, or the omniscient reference (default: bot)",
+        "self-play bot, or the omniscient reference (default: bot); several, or all, "
+        "print their win rates side by side",
     )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=_simulate)
@@ -290,12 +300,42 @@ def _replay(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     maze, _ = load_maze(args.maze)
     options = Options(mummy_moves_exactly=args.exact)
-    summary, elapsed = simulate(
-        maze, args.seekers, args.games, seed=args.seed, mummy=args.mummy, options=options
-    )
+    mummies = MUMMIES if "all" in args.mummy else tuple(dict.fromkeys(args.mummy))
+    seekers = tuple(dict.fromkeys(args.seekers))
+    cells: dict[tuple[int, str], Summary] = {}
+    started = time.perf_counter()
+    for k in seekers:
+        for mummy in mummies:
+            summary, elapsed = simulate(
+                maze, k, args.games, seed=args.seed, mummy=mummy, options=options
+            )
+            cells[k, mummy] = summary
+            if args.json:
+                print(json.dumps(_simulation_json(mummy, summary, elapsed)), flush=True)
+            elif len(seekers) * len(mummies) == 1:
+                _print_simulation(args, maze.name, mummy, summary, elapsed)
+            else:
+                rate = summary.mummy_rate()[0]
+                print(
+                    f"{k} seeker(s), {mummy}: {100 * rate:.1f}% in {elapsed:.1f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    if not args.json and len(cells) > 1:
+        last = args.seed + args.games - 1
+        print(
+            f"mummy win rate (95% interval), {args.games} games per cell, "
+            f"maze {maze.name!r}, seeds {args.seed}-{last}, "
+            f"{time.perf_counter() - started:.0f} s"
+        )
+        print("\n".join(win_table(cells, seekers, mummies)))
+    return 0
+
+
+def _simulation_json(mummy: str, summary: Summary, elapsed: float) -> dict[str, object]:
     rate, low, high = summary.mummy_rate()
-    out = {
-        "mummy": args.mummy,
+    return {
+        "mummy": mummy,
         "games": summary.games,
         "seekers": summary.seekers,
         "mummy_wins": summary.mummy_wins,
@@ -308,21 +348,23 @@ def _simulate(args: argparse.Namespace) -> int:
         "games_per_s": round(summary.games / elapsed, 1),
         "seconds": round(elapsed, 3),
     }
-    if args.json:
-        print(json.dumps(out))
-        return 0
+
+
+def _print_simulation(
+    args: argparse.Namespace, maze: str, mummy: str, summary: Summary, elapsed: float
+) -> None:
+    rate, low, high = summary.mummy_rate()
     n = summary.games
-    print(f"{n} games, {args.seekers} seeker(s), maze {maze.name!r}, seeds {args.seed}..")
+    print(f"{n} games, {summary.seekers} seeker(s), maze {maze!r}, seeds {args.seed}..")
     print(
-        f"mummy ({args.mummy}) won {summary.mummy_wins} ({100 * rate:.1f}%, "
+        f"mummy ({mummy}) won {summary.mummy_wins} ({100 * rate:.1f}%, "
         f"95% CI {100 * low:.1f}-{100 * high:.1f}%)"
     )
     print(f"seekers won {summary.seeker_wins} ({100 * summary.seeker_wins / n:.0f}%)")
     if summary.unfinished:
         print(f"unfinished: {summary.unfinished}")
     print(f"mean length {summary.mean_rounds:.1f} rounds, {summary.mean_commands:.0f} commands")
-    print(f"{out['games_per_s']} games/s ({elapsed:.2f} s)")
-    return 0
+    print(f"{round(n / elapsed, 1)} games/s ({elapsed:.2f} s)")
 
 
 def _selftest(args: argparse.Namespace) -> int:

@@ -58,3 +58,63 @@ def test_hard_beats_the_bot_and_the_all_seeing_mummy_beats_both(capsys):
     assert wins["easy"] < wins["bot"]
     assert wins["hard"] >= wins["bot"] + 8  # 20 points
     assert wins["omniscient"] >= wins["hard"]
+
+
+def test_several_mummies_and_seeker_counts_print_the_table_of_win_rates(capsys):
+    assert main(["simulate", "--games", "8", "--seekers", "1", "3", "--mummy", "all"]) == 0
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert "8 games per cell" in lines[0] and "seeds 0-7" in lines[0]
+    head = [c.strip() for c in lines[1].strip("|").split("|")]
+    assert head[:6] == [
+        "seekers",
+        "easy",
+        "normal",
+        "hard",
+        "bot (baseline)",
+        "omniscient (reference)",
+    ]
+    assert head[6] == "hard - bot"
+    rows = {line.split("|")[1].strip(): line for line in lines[3:]}
+    assert set(rows) == {"1", "3"}
+    # each cell is the rate the single run reports, with its interval
+    for seekers in ("1", "3"):
+        hard = _simulate(capsys, "--games", "8", "--seekers", seekers, "--mummy", "hard")
+        bot = _simulate(capsys, "--games", "8", "--seekers", seekers, "--mummy", "bot")
+        cells = [c.strip() for c in rows[seekers].strip("|").split("|")]
+        low, high = hard["mummy_win_rate_95"]
+        assert cells[3] == (
+            f"{100 * hard['mummy_win_rate']:.1f} % ({100 * low:.1f}-{100 * high:.1f})"
+        )
+        gap = 100 * (hard["mummy_win_rate"] - bot["mummy_win_rate"])
+        assert cells[6] == f"{gap:+.1f} points"
+    assert "3 seeker(s), omniscient" in out.err  # progress, one line per cell
+
+
+def test_several_runs_in_json_are_one_line_each(capsys):
+    assert (
+        main(
+            [
+                "simulate",
+                "--json",
+                "--games",
+                "5",
+                "--seekers",
+                "2",
+                "4",
+                "--mummy",
+                "bot",
+                "easy",
+                "bot",
+            ]
+        )
+        == 0
+    )
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["seekers"], r["mummy"]) for r in rows] == [
+        (2, "bot"),
+        (2, "easy"),
+        (4, "bot"),
+        (4, "easy"),
+    ]
+    assert all(r["games"] == 5 for r in rows)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -266,3 +266,32 @@ def summarise(results: Iterable[GameResult], seekers: int) -> Summary:
         mean_rounds=rounds / n,
         mean_commands=commands / n,
     )
+
+
+#: Column headings of the win table.
+HEADINGS = {"bot": "bot (baseline)", "omniscient": "omniscient (reference)"}
+COMPARED = ("hard", "bot", "omniscient")
+
+
+def win_table(
+    cells: dict[tuple[int, str], Summary], seekers: Sequence[int], mummies: Sequence[str]
+) -> list[str]:
+    """Each mummy's win rate for each seeker count (every pair in ``cells``), side by side
+    as a Markdown table (the one in docs/computer-mummy.md); hard is set against the bot
+    and the omniscient reference when all three were played."""
+    compare = set(COMPARED) <= set(mummies)
+    head = ["seekers", *(HEADINGS.get(m, m) for m in mummies)]
+    if compare:
+        head += ["hard - bot", "share of the bot-to-omniscient gap hard closes"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for k in seekers:
+        row = [str(k)]
+        for m in mummies:
+            rate, low, high = cells[k, m].mummy_rate()
+            row.append(f"{100 * rate:.1f} % ({100 * low:.1f}-{100 * high:.1f})")
+        if compare:
+            hard, bot, omni = (cells[k, m].mummy_rate()[0] for m in COMPARED)
+            row.append(f"{100 * (hard - bot):+.1f} points")
+            row.append(f"{100 * (hard - bot) / (omni - bot):.0f} %" if omni > bot else "-")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
