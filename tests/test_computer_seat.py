@@ -3,13 +3,15 @@ real SQLite journal, the LEDs; paced steps, a restart in the middle of its move.
 
 from __future__ import annotations
 
-from companion.games.mummy.commands import MummyStep
+from companion.games.mummy.commands import MummyStep, Roll
 from companion.games.mummy.computer import ComputerMummy, Level, computer_seed
+from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
+from companion.games.mummy.events import MummyMoved, MummyMoveStarted
 from companion.games.mummy.players import SeekerBot
 from companion.games.mummy.record import command_from_json, command_to_json, setup_to_json
 from companion.games.mummy.simulate import setup_for
-from companion.games.mummy.state import Phase
+from companion.games.mummy.state import MummyMoveKind, Phase
 from companion.games.mummy.views import mummy_view, visible_events
 from companion.mazes import load_maze
 from companion.service.autoplay import play_game
@@ -32,6 +34,52 @@ def test_the_computer_mummy_plays_a_whole_game_step_by_step_on_the_leds(tmp_path
         # Every step was published on its own: the LEDs showed the mummy on each cell.
         cells = [c.to for c in steps]
         it = iter(shown)
+        assert all(any(seen == cell for seen in it) for cell in cells)
+    finally:
+        app.close()
+
+
+def _mummy_moves(app) -> list[tuple[MummyMoveKind, int, list[int]]]:
+    """Each mummy move of the game so far: its kind, its steps, the cells it stepped on."""
+    game = app.service.game
+    state, _ = new_game(game.setup)
+    moves: list[tuple[MummyMoveKind, int, list[int]]] = []
+    for command in game.commands:
+        state, events = apply(state, command)
+        for event in events:
+            if isinstance(event, MummyMoveStarted):
+                moves.append((event.move, event.steps, []))
+            elif isinstance(event, MummyMoved):
+                moves[-1][2].append(event.to)
+    return moves
+
+
+def test_forced_resolves_are_played_by_the_computer_step_by_step(tmp_path):
+    """Five mummies thrown: the next turn opens with the computer's intermediate move of
+    five steps; thrown by the last figure, it follows the normal move (RULES.md)."""
+    app = start(tmp_path)
+    shown: list[int | None] = []
+    app.service.on_publish(lambda: shown.append(app.service.scene().mummy))
+    service, board = app.service, app.mock_board
+    assert board is not None and app.computer is not None
+    try:
+        app.computer.configure("hard", aid=False, pace_s=0.0)
+        service.new_game(["red", "blue"])
+        board.set_occupied(service.board.expected(service.game.current).values())
+        wait_until(lambda: service.published.judgement.matches)
+        five = Roll((Face.MUMMY,) * 5)
+        service.submit("seeker0", five)  # red loses the turn; blue's opens with a resolve
+        wait_until(lambda: not service.game.current.is_mummy_turn, timeout=10)
+        assert service.game.current.figure == 1
+        service.submit("seeker1", five)  # the last figure: normal move, then the resolve
+        wait_until(lambda: not service.game.current.is_mummy_turn, timeout=10)
+        kinds = [(kind, steps) for kind, steps, _ in _mummy_moves(app)]
+        assert kinds[0] == (MummyMoveKind.RESOLVE, 5)
+        assert kinds[1][0] is MummyMoveKind.NORMAL
+        assert kinds[2] == (MummyMoveKind.AFTER_NORMAL, 5)
+        cells = [cell for _, _, stepped in _mummy_moves(app) for cell in stepped]
+        assert cells and app.computer.played >= len(cells)
+        it = iter(shown)  # every step was on the LEDs on its own
         assert all(any(seen == cell for seen in it) for cell in cells)
     finally:
         app.close()
