@@ -15,6 +15,7 @@ from test_pages import start as start_table
 from companion.board.config import ConfigError, default_config_text, parse_config
 from companion.cli import main
 from companion.errors import StartupError
+from companion.games.mummy.commands import Roll
 from companion.games.mummy.maze_file import parse_maze
 from companion.mazes import default_maze_text
 from companion.service.runner import secret_key
@@ -123,6 +124,9 @@ def test_healthz_says_degraded_while_the_journal_cannot_be_written(tmp_path):
     appliance = start_table(tmp_path)
     try:
         table = Table(appliance)
+        table.put_board_right()
+        state = table.service.game.current
+        table.service.submit(f"seeker{state.seeker}", Roll())  # something to undo
         other = sqlite3.connect(tmp_path / "journal.sqlite3", isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         res = table.host.post("/api/host/undo", json={})
@@ -131,7 +135,8 @@ def test_healthz_says_degraded_while_the_journal_cannot_be_written(tmp_path):
         assert health["status"] == "degraded" and "locked" in health["journal"]["problem"]
         other.execute("ROLLBACK")
         other.close()
-        assert table.host.post("/api/host/undo", json={}).status_code == 200
+        assert table.host.post("/api/host/undo", json={}).json["undone"]
+        assert table.service.game.commands == []
         assert table.host.get("/healthz").json["status"] == "ok"
     finally:
         appliance.close()

@@ -4,6 +4,7 @@ test client on the simulated board)."""
 from __future__ import annotations
 
 import json
+import time
 
 from tests.test_pages import Table, error, wait_until
 
@@ -67,3 +68,37 @@ def test_a_wrong_level_or_pace_is_refused_in_words(table: Table):
     assert res.status_code == 400 and "easy, normal or hard" in error(res)
     res = table.host.post("/api/host/game", json={"colours": ["red"], "pace": "fast"})
     assert res.status_code == 400 and "seconds a step" in error(res)
+
+
+def test_the_hosts_undo_takes_back_the_last_persons_action_and_the_computers_after_it(
+    table: Table,
+):
+    """Taken back alone, the computer's steps would be played again the same way: the
+    host's undo reaches the person's action before them, and the computer waits."""
+    table.new_game(["red", "blue"], computer="normal", pace=0.0, dice="physical")
+    red, service = table.device("seeker0"), table.service
+    five = {"cmd": "roll", "faces": ["mummy"] * 5}
+    assert red.post("/api/seeker/command", json=five).status_code == 200
+    # Red's turn is lost; blue's opens with the computer's five-step intermediate move.
+    wait_until(lambda: not service.game.current.is_mummy_turn and service.game.commands)
+    wait_until(lambda: service.game.current.figure == 1)
+    steps = len(service.game.commands) - 1
+    assert steps >= 1 and service.game.owners == ["seeker0"] + ["mummy"] * steps
+    label = "Red: entered the dice mummy, mummy, mummy, mummy and mummy"
+    status = table.host.get("/api/host/status").json
+    assert status["game"]["last_action"] == f"{label}, and what the mummy did after it"
+    undone = table.host.post("/api/host/undo", json={}).json
+    assert undone["undone"] and undone["game"]["notice"]["text"] == (
+        "The host took back Red's action: entered the dice mummy, mummy, mummy, mummy and "
+        "mummy, and what the mummy did after it"
+    )
+    assert service.game.commands == [] and service.game.current.figure == 0
+    time.sleep(0.3)  # the computer has nothing to play again: it is red's turn
+    assert service.game.commands == []
+    assert service.journal.load(service.game.id).commands == []
+    # Without the computer's commands at the end, the host's undo takes back one action.
+    red.post("/api/seeker/command", json={"cmd": "roll", "faces": ["1"] * 5})
+    red.post("/api/seeker/command", json={"cmd": "announce", "face": "1"})
+    assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red: announced 1"
+    assert table.host.post("/api/host/undo", json={}).json["undone"]
+    assert len(service.game.commands) == 1

@@ -3,11 +3,14 @@ real SQLite journal, the LEDs; paced steps, a restart in the middle of its move.
 
 from __future__ import annotations
 
-from companion.games.mummy.commands import MummyStep, Roll
+import pytest
+
+from companion.games.mummy.commands import Announce, MummyStep, Roll
 from companion.games.mummy.computer import ComputerMummy, Level, computer_seed
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.events import MummyMoved, MummyMoveStarted
+from companion.games.mummy.moves import legal_destinations
 from companion.games.mummy.players import SeekerBot
 from companion.games.mummy.record import command_from_json, command_to_json, setup_to_json
 from companion.games.mummy.simulate import setup_for
@@ -16,7 +19,9 @@ from companion.games.mummy.views import mummy_view, visible_events
 from companion.mazes import load_maze
 from companion.service.autoplay import play_game
 from companion.service.journal import Journal
-from tests.test_service import start, wait_until
+from companion.service.loop import ServiceError
+from companion.service.mummy_service import Planned
+from tests.test_service import FACES, announce, home, moved, start, wait_until
 
 
 def test_the_computer_mummy_plays_a_whole_game_step_by_step_on_the_leds(tmp_path):
@@ -64,7 +69,7 @@ def test_forced_resolves_are_played_by_the_computer_step_by_step(tmp_path):
     assert board is not None and app.computer is not None
     try:
         app.computer.configure("hard", aid=False, pace_s=0.0)
-        service.new_game(["red", "blue"])
+        service.new_game(["red", "blue"], mummy_moves_exactly=True)  # every step taken
         board.set_occupied(service.board.expected(service.game.current).values())
         wait_until(lambda: service.published.judgement.matches)
         five = Roll((Face.MUMMY,) * 5)
@@ -77,10 +82,56 @@ def test_forced_resolves_are_played_by_the_computer_step_by_step(tmp_path):
         assert kinds[0] == (MummyMoveKind.RESOLVE, 5)
         assert kinds[1][0] is MummyMoveKind.NORMAL
         assert kinds[2] == (MummyMoveKind.AFTER_NORMAL, 5)
-        cells = [cell for _, _, stepped in _mummy_moves(app) for cell in stepped]
-        assert cells and app.computer.played >= len(cells)
+        moves = _mummy_moves(app)
+        assert [len(stepped) for _, _, stepped in moves] == [steps for _, steps, _ in moves]
+        cells = [cell for _, _, stepped in moves for cell in stepped]
+        mummy = sum(1 for owner in service.game.owners if owner == "mummy")
+        assert app.computer.played == mummy >= len(cells) >= 10
         it = iter(shown)  # every step was on the LEDs on its own
         assert all(any(seen == cell for seen in it) for cell in cells)
+    finally:
+        app.close()
+
+
+def test_a_move_replaced_after_the_computer_saw_it_is_followed(tmp_path):
+    """Red rests on one cell (a move the computer takes in), then carries on to another:
+    the computer follows the replaced move, not the first one."""
+    app = start(tmp_path)
+    service, board, seat = app.service, app.mock_board, app.computer
+    assert board is not None and seat is not None
+    try:
+        seat.configure("normal", aid=False, pace_s=0.0)
+        wait_until(lambda: service.published.judgement.matches)
+        announce(app, Face.THREE)
+        first, final = legal_destinations(service.game.current, 0, Face.THREE)[::3][:2]
+        board.lift(home(app, 0))
+        board.place(first)
+        wait_until(lambda: moved(app))
+        seat.step()  # it looks at the game: not its turn, but it has seen the move
+        assert seat.state is not None and seat.state.positions[0] == first
+        board.lift(first)
+        board.place(final)
+        wait_until(lambda: service.game.current.positions[0] == final)
+        seat.step()
+        assert seat.state == service.game.current
+    finally:
+        app.close()
+
+
+def test_a_command_planned_for_a_game_that_moved_on_is_refused(tmp_path):
+    """The computer decides, then waits its pace: an undo meanwhile makes its command
+    stale, and the service refuses it instead of playing it on the changed game."""
+    app = start(tmp_path)
+    service = app.service
+    try:
+        wait_until(lambda: service.published.judgement.matches)
+        stale = service.game.key
+        service.submit("seeker0", Roll(FACES))
+        with pytest.raises(ServiceError, match="moved on"):
+            service.submit("seeker0", Planned(Announce(Face.ONE), stale))
+        assert [c.kind for c in service.game.commands] == ["roll"]
+        service.submit("seeker0", Planned(Announce(Face.ONE), service.game.key))
+        assert [c.kind for c in service.game.commands] == ["roll", "announce"]
     finally:
         app.close()
 

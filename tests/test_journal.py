@@ -49,6 +49,20 @@ def test_undo_removes_the_last_command_only(tmp_path):
         assert journal.undo(game) is None
 
 
+def test_undo_of_several_commands_is_one_step_and_names_the_earliest(tmp_path):
+    """The host's undo with the computer's commands after a person's action."""
+    with Journal(tmp_path / "j.sqlite3") as journal:
+        game, other = journal.new_game("mummy", {}), journal.new_game("mummy", {})
+        for n in range(1, 6):
+            journal.append(game, {"n": n})
+        journal.append(other, {"n": 9})
+        assert journal.undo(game, 3) == {"n": 3}
+        assert journal.load(game).commands == [{"n": 1}, {"n": 2}]
+        assert journal.load(other).commands == [{"n": 9}]
+        assert journal.undo(game, 5) == {"n": 1}  # no more than there are
+        assert journal.load(game).commands == [] and journal.undo(game, 2) is None
+
+
 def test_a_new_game_ends_the_unfinished_one(tmp_path):
     with Journal(tmp_path / "j.sqlite3") as journal:
         first = journal.new_game("mummy", {"g": 1})

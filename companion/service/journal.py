@@ -232,16 +232,20 @@ class Journal(Closing):
             )
         return seq
 
-    def undo(self, game_id: int) -> dict[str, Any] | None:
-        """Remove the last command of a game; returns it, or None if there was none."""
+    def undo(self, game_id: int, count: int = 1) -> dict[str, Any] | None:
+        """Remove the last ``count`` commands of a game in one transaction; returns the
+        earliest of them, or None if there was none."""
         with self._write():
-            row = self.db.execute(
-                "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                (game_id,),
-            ).fetchone()
-            if row is None:
+            rows = self.db.execute(
+                "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+                (game_id, count),
+            ).fetchall()
+            if not rows:
                 return None
-            self.db.execute("DELETE FROM commands WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+            row = rows[-1]
+            self.db.execute(
+                "DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game_id, row[0])
+            )
             self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
         try:
             command: dict[str, Any] = parse_json(row[1])

@@ -25,7 +25,7 @@ from companion.games.mummy.state import Setup, State
 from companion.games.mummy.views import mummy_view, visible_events
 
 from .loop import ServiceError
-from .mummy_service import Service
+from .mummy_service import Planned, Service
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,9 @@ class ComputerSeat:
         self._setup: Setup | None = None
         self._state: State | None = None
         self._fed = 0
+        #: The last command fed, and the game as it stood when last looked at.
+        self._last: Command | None = None
+        self._seen: tuple[int, int, int] = (-1, -1, -1)
         self._computer: ComputerMummy | None = None
         self._belief: Belief | None = None
         self._stop = threading.Event()
@@ -71,11 +74,17 @@ class ComputerSeat:
             if new_level is not self.level:
                 self._game_key = (-1, -1)  # rebuild the computer for the new level
             self.level = new_level
+            self.service.computer_seats = frozenset({"mummy"} if new_level else ())
             self.aid = aid
             if pace_s is not None:
                 self.pace_s = max(0.0, pace_s)
 
     # -- reading (any thread) -------------------------------------------------------------
+
+    @property
+    def state(self) -> State | None:
+        """The game as the computer follows it (for tests and the log)."""
+        return self._state
 
     def aid_payload(self) -> dict[str, Any] | None:
         """Per seeker figure, the cells it can still be on with their likelihood; None
@@ -133,13 +142,13 @@ class ComputerSeat:
             if state is None or computer is None or not state.is_mummy_turn:
                 return False
             command = computer.choose(mummy_view(state))
-            count = self._fed
+            count, planned = self._fed, Planned(command, self._seen)
         if isinstance(command, MummyStep) and self.pace_s > 0:
             self._sleep(self.pace_s)  # one step at a time: the table follows on the LEDs
         if self._stop.is_set():
             return False
         try:
-            self.service.submit("mummy", command)
+            self.service.submit("mummy", planned)
         except (RuleError, ServiceError) as exc:
             # The board is being put right, or the game changed while it thought: it
             # asks again once the game has moved on (its plan is kept until played).
@@ -155,9 +164,11 @@ class ComputerSeat:
     def _catch_up(self) -> None:
         """Feed the mummy's inputs of every command accepted since the last look."""
         game = self.service.game
+        self._seen = game.key  # before the commands: a later command makes it stale
         commands = list(game.commands)
         key = (game.id, id(game))
-        if key != self._game_key or len(commands) < self._fed:
+        replaced = 0 < self._fed <= len(commands) and commands[self._fed - 1] != self._last
+        if key != self._game_key or len(commands) < self._fed or replaced:
             self._rebuild(game.setup, key)
         assert self._state is not None
         for command in commands[self._fed :]:
@@ -169,6 +180,7 @@ class ComputerSeat:
         state, events = new_game(setup)
         self._state = state
         self._fed = 0
+        self._last = None
         figures = tuple(tuple(c.value for c in figs) for figs in setup.seekers)
         self._belief = Belief(setup.maze, setup.figure_owner)
         self._computer = None
@@ -192,6 +204,7 @@ class ComputerSeat:
         state, events = apply(state, command)
         self._state = state
         self._fed += 1
+        self._last = command
         self._tell(events)
 
     def _tell(self, events: list[Any]) -> None:

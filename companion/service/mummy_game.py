@@ -20,6 +20,7 @@ from companion.games.mummy.record import (
     setup_to_json,
 )
 from companion.games.mummy.state import Options, Setup, State
+from companion.games.mummy.takeback import owner
 
 KIND = "mummy"
 
@@ -37,10 +38,20 @@ class RunningGame:
     last_events: list[Event] = field(default_factory=list)
     #: The state before the last accepted command (None: no command yet).
     previous: State | None = None
+    #: The seat whose action each command was ("mummy", "seeker0", ...).
+    owners: list[str] = field(default_factory=list)
+    #: Bumped by every accepted or replaced command: a decision made for the game as it
+    #: stood is stale once this has moved on.
+    changes: int = 0
 
     def __post_init__(self) -> None:
         if self.state is None:
             self.state, self.last_events = new_game(self.setup)
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """This game as it stands now: its journal id, this object, its changes."""
+        return self.id, id(self), self.changes
 
     @property
     def current(self) -> State:
@@ -53,15 +64,25 @@ class RunningGame:
 
     def accept(self, command: Command, state: State, events: list[Event]) -> None:
         self.previous = self.state
+        self.owners.append(owner(self.current))
         self.commands.append(command)
         self.state = state
         self.last_events = events
+        self.changes += 1
 
     def replace_last(self, command: Command, state: State, events: list[Event]) -> None:
         """Put ``command`` (applied to ``previous``) in the place of the last command."""
         self.commands[-1] = command
         self.state = state
         self.last_events = events
+        self.changes += 1
+
+    def state_before(self, index: int) -> State:
+        """The state the command at ``index`` was applied to, by replay."""
+        state, _ = new_game(self.setup)
+        for command in self.commands[:index]:
+            state, _ = apply(state, command)
+        return state
 
     def setup_json(self) -> dict[str, Any]:
         return setup_to_json(self.setup, self.maze_text)

@@ -58,6 +58,8 @@ class Published:
     action: Action | None = None
     #: Whether the seat that made the last action may still take it back.
     may_take_back: bool = False
+    #: What the host's undo takes back, in words (see ``Service._host_undo``).
+    host_undo: Action | None = None
     #: The last take-back (its serial and action), until the next command.
     notice: tuple[int, Action] | None = None
 
@@ -91,6 +93,10 @@ class Service(BoardGameLoop[Published]):
         self.hints = hints
         #: The table throws real dice (set by the host page): the roll button is not used.
         self.physical_dice = False
+        #: The seats the companion plays (set by the computer mummy): the host's undo
+        #: takes their commands back with the person's action before them.
+        self.computer_seats: frozenset[str] = frozenset()
+        self._host_undo_cache: tuple[tuple[int, int, int, Command], Action] | None = None
         self.started_at = clock()
         self._init_board()
         self._board_connected = True
@@ -136,7 +142,7 @@ class Service(BoardGameLoop[Published]):
 
     # -- requests (any thread) ---------------------------------------------------------
 
-    def submit(self, role: str, command: Command, timeout: float = 5.0) -> list[Event]:
+    def submit(self, role: str, command: Command | Planned, timeout: float = 5.0) -> list[Event]:
         """Apply a player's command; raise RuleError/ServiceError with a player message."""
         return list(self._call("command", command, role, timeout=timeout))
 
@@ -294,8 +300,8 @@ class Service(BoardGameLoop[Published]):
             self._publish(self.game.last_events)
             return self.game.id
         elif request.kind == "undo":
-            action = self._last_action()
-            if not self._undo():
+            count, action = self._host_undo()
+            if not self._undo(count):
                 return False
             if action is not None:
                 self._set_notice(replace(action, by_host=True))
@@ -307,11 +313,15 @@ class Service(BoardGameLoop[Published]):
             raise ValueError(f"unknown request {request.kind!r}")
         return None
 
-    def _command(self, command: Command | Replacement, role: str) -> tuple[Event, ...]:
+    def _command(self, command: Command | Planned | Replacement, role: str) -> tuple[Event, ...]:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
         if isinstance(command, Replacement):
             return self._replace_move(command.move)
+        if isinstance(command, Planned):
+            if command.game != self.game.key:
+                raise ServiceError("The game moved on while the computer thought.")
+            command = command.command
         state = self.game.current
         if role == "mummy" and not state.is_mummy_turn:
             raise ServiceError("It is not the mummy's turn.")
@@ -373,6 +383,32 @@ class Service(BoardGameLoop[Published]):
             return None
         return describe(before, self.game.commands[-1])
 
+    def _host_undo(self) -> tuple[int, Action | None]:
+        """What the host's undo takes back: how many commands, and the action in words.
+
+        The last action; but the computer's own commands at the end go back together
+        with the person's action before them, since taken back alone the computer would
+        play them again the same way."""
+        game, seats = self.game, self.computer_seats
+        last = len(game.commands) - 1
+        index = last
+        while index >= 0 and game.owners[index] in seats:
+            index -= 1
+        if index in (last, -1):
+            return (1 if game.commands else 0), self._last_action()
+        key = (game.id, id(game), index, game.commands[index])
+        if self._host_undo_cache is None or self._host_undo_cache[0] != key:
+            action = describe(game.state_before(index), game.commands[index])
+            action = replace(
+                action,
+                said=msg("{what}, and what the mummy did after it", what=action.said),
+                said_to_mummy=msg(
+                    "{what}, and what the mummy did after it", what=action.said_to_mummy
+                ),
+            )
+            self._host_undo_cache = (key, action)
+        return last + 1 - index, self._host_undo_cache[1]
+
     def _take_back(self, seat: str) -> Action:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
@@ -391,10 +427,12 @@ class Service(BoardGameLoop[Published]):
         self._notice_serial += 1
         self._notice = (self._notice_serial, action)
 
-    def _undo(self) -> bool:
+    def _undo(self, count: int = 1) -> bool:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
-        removed = self.journal.undo(self.game.id)
+        if count < 1:
+            return False
+        removed = self.journal.undo(self.game.id, count)
         if removed is None:
             return False
         self._notice = None
@@ -446,6 +484,7 @@ class Service(BoardGameLoop[Published]):
             paused=self._paused,
             action=(action := self._last_action()),
             may_take_back=action is not None and may_take_back(self.game.commands[-1]),
+            host_undo=self._host_undo()[1],
             notice=self._notice,
         )
 
@@ -480,6 +519,15 @@ class Service(BoardGameLoop[Published]):
                 raise ServiceError("There is no treasure on {name}.", name=name)
             hand.append(treasure)
         return tuple(hand)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A command decided for the game as it stood (``RunningGame.key``): the computer's,
+    which is refused rather than played on a game that changed while it thought."""
+
+    command: Command
+    game: tuple[int, int, int]
 
 
 @dataclass(frozen=True)

@@ -420,7 +420,7 @@ def host_status() -> Payload:
     table = store.table
     published = service().published
     state = published.state
-    action = published.action
+    action = published.host_undo
     status: Payload = {
         "game": {
             "phase": state.phase.value,
