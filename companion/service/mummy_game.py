@@ -20,7 +20,7 @@ from companion.games.mummy.record import (
     setup_to_json,
 )
 from companion.games.mummy.state import Options, Setup, State
-from companion.games.mummy.takeback import owner
+from companion.games.mummy.takeback import Action, describe
 
 KIND = "mummy"
 
@@ -38,8 +38,9 @@ class RunningGame:
     last_events: list[Event] = field(default_factory=list)
     #: The state before the last accepted command (None: no command yet).
     previous: State | None = None
-    #: The seat whose action each command was ("mummy", "seeker0", ...).
-    owners: list[str] = field(default_factory=list)
+    #: Each command as an action in words (its seat and what it did), for the take-backs
+    #: and the host's undo.
+    actions: list[Action] = field(default_factory=list)
     #: Bumped by every accepted or replaced command: a decision made for the game as it
     #: stood is stale once this has moved on.
     changes: int = 0
@@ -47,6 +48,11 @@ class RunningGame:
     def __post_init__(self) -> None:
         if self.state is None:
             self.state, self.last_events = new_game(self.setup)
+
+    @property
+    def owners(self) -> list[str]:
+        """The seat whose action each command was ("mummy", "seeker0", ...)."""
+        return [action.seat for action in self.actions]
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -64,7 +70,7 @@ class RunningGame:
 
     def accept(self, command: Command, state: State, events: list[Event]) -> None:
         self.previous = self.state
-        self.owners.append(owner(self.current))
+        self.actions.append(describe(self.current, command))
         self.commands.append(command)
         self.state = state
         self.last_events = events
@@ -73,16 +79,11 @@ class RunningGame:
     def replace_last(self, command: Command, state: State, events: list[Event]) -> None:
         """Put ``command`` (applied to ``previous``) in the place of the last command."""
         self.commands[-1] = command
+        assert self.previous is not None
+        self.actions[-1] = describe(self.previous, command)
         self.state = state
         self.last_events = events
         self.changes += 1
-
-    def state_before(self, index: int) -> State:
-        """The state the command at ``index`` was applied to, by replay."""
-        state, _ = new_game(self.setup)
-        for command in self.commands[:index]:
-            state, _ = apply(state, command)
-        return state
 
     def setup_json(self) -> dict[str, Any]:
         return setup_to_json(self.setup, self.maze_text)

@@ -22,7 +22,7 @@ from companion.games.mummy.commands import Command, Move
 from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
-from companion.games.mummy.takeback import Action, describe, may_take_back
+from companion.games.mummy.takeback import Action, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 from companion.i18n import Msg, msg, word
 
@@ -96,7 +96,6 @@ class Service(BoardGameLoop[Published]):
         #: The seats the companion plays (set by the computer mummy): the host's undo
         #: takes their commands back with the person's action before them.
         self.computer_seats: frozenset[str] = frozenset()
-        self._host_undo_cache: tuple[tuple[int, int, int, Command], Action] | None = None
         self.started_at = clock()
         self._init_board()
         self._board_connected = True
@@ -378,10 +377,8 @@ class Service(BoardGameLoop[Published]):
         return tuple(events)
 
     def _last_action(self) -> Action | None:
-        before = self.game.previous
-        if before is None or not self.game.commands:
-            return None
-        return describe(before, self.game.commands[-1])
+        actions = self.game.actions
+        return actions[-1] if actions else None
 
     def _host_undo(self) -> tuple[int, Action | None]:
         """What the host's undo takes back: how many commands, and the action in words.
@@ -389,25 +386,18 @@ class Service(BoardGameLoop[Published]):
         The last action; but the computer's own commands at the end go back together
         with the person's action before them, since taken back alone the computer would
         play them again the same way."""
-        game, seats = self.game, self.computer_seats
-        last = len(game.commands) - 1
-        index = last
-        while index >= 0 and game.owners[index] in seats:
+        actions, seats = self.game.actions, self.computer_seats
+        index = len(actions) - 1
+        while index >= 0 and actions[index].seat in seats:
             index -= 1
-        if index in (last, -1):
-            return (1 if game.commands else 0), self._last_action()
-        key = (game.id, id(game), index, game.commands[index])
-        if self._host_undo_cache is None or self._host_undo_cache[0] != key:
-            action = describe(game.state_before(index), game.commands[index])
-            action = replace(
-                action,
-                said=msg("{what}, and what the mummy did after it", what=action.said),
-                said_to_mummy=msg(
-                    "{what}, and what the mummy did after it", what=action.said_to_mummy
-                ),
-            )
-            self._host_undo_cache = (key, action)
-        return last + 1 - index, self._host_undo_cache[1]
+        if index in (len(actions) - 1, -1):
+            return (1 if actions else 0), self._last_action()
+        action = actions[index]
+        return len(actions) - index, replace(
+            action,
+            said=msg("{what}, and what the mummy did after it", what=action.said),
+            said_to_mummy=msg("{what}, and what the mummy did after it", what=action.said_to_mummy),
+        )
 
     def _take_back(self, seat: str) -> Action:
         if self._paused is not None:
