@@ -102,3 +102,23 @@ def test_the_hosts_undo_takes_back_the_last_persons_action_and_the_computers_aft
     assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red: announced 1"
     assert table.host.post("/api/host/undo", json={}).json["undone"]
     assert len(service.game.commands) == 1
+
+
+def test_the_seekers_and_the_table_pages_narrate_each_step_of_the_computer(table: Table):
+    """Five mummies: the computer's five-step intermediate move, step by step in words
+    on a seeker's page and the table's, with the cell and the steps left."""
+    table.new_game(["red", "blue"], computer="normal", pace=0.0, dice="physical", exact=True)
+    red, blue, watching = table.device("seeker0"), table.device("seeker1"), table.device("table")
+    five = {"cmd": "roll", "faces": ["mummy"] * 5}
+    assert red.post("/api/seeker/command", json=five).status_code == 200
+    service = table.service
+    wait_until(lambda: not service.game.current.is_mummy_turn)
+    name = service.maze.cell_name
+    said = [
+        f"The mummy steps to {name(c.to)} ({4 - i} left)."
+        for i, c in enumerate(service.game.commands[1:])
+    ]
+    assert len(said) == 5
+    for page, url in ((blue, "/api/seeker/state"), (watching, "/api/table/state")):
+        log = [e["text"] for e in page.get(url).json["log"]]
+        assert [t for t in log if t.startswith("The mummy steps")] == said, url
