@@ -4,8 +4,10 @@ replayed, a full disk and another program's lock, on real SQLite files."""
 from __future__ import annotations
 
 import getpass
+import json
 import os
 import pwd
+import random
 import sqlite3
 import subprocess
 import sys
@@ -18,11 +20,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service import announce, home, moved, start, wait_until
+from test_service import FACES, announce, home, moved, start, wait_until
 
 from companion.cli import main
 from companion.errors import StartupError
-from companion.games.mummy.commands import Roll
+from companion.games.mummy.commands import Announce, Roll
+from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import make_setup
 from companion.games.mummy.record import setup_to_json
 from companion.mazes import load_maze
@@ -76,15 +79,21 @@ def test_another_schema_is_refused_and_left_alone(tmp_path):
 
 def test_companion_run_with_a_bad_journal_says_so_without_a_traceback(tmp_path):
     (tmp_path / "journal.sqlite3").write_text("not a database")
+    stderr = _refused_run(tmp_path)
+    assert f"{tmp_path / 'journal.sqlite3'}: is not a companion journal" in stderr
+
+
+def _refused_run(state_dir: Path) -> str:
+    """The words with which ``companion run`` refuses to start (exit 1, no traceback)."""
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "run", "--mock", "--state-dir", str(tmp_path)],
+        [sys.executable, "-m", "companion", "run", "--mock", f"--state-dir={state_dir}"],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr + result.stdout
-    assert f"{tmp_path / 'journal.sqlite3'}: is not a companion journal" in result.stderr
+    return result.stderr
 
 
 # -- permissions (as another user: root may write anything) ----------------------------
@@ -452,3 +461,181 @@ def test_a_crypt_game_resumes_up_to_a_bad_row(tmp_path):
         assert note["kind"] == "crypt" and "command 2" in note["message"]
     finally:
         app.close()
+
+
+# -- damaged pages: found at the first read, while resuming, or while running ------------
+
+PAGE = 4096
+
+
+def _journal_of_many_games(path: Path) -> None:
+    """A real journal of several pages: ended mummy games, the current one, a crypt game,
+    written through the journal as the service writes them (the WAL checkpointed)."""
+    from companion.games.crypt.engine import make_setup as crypt_setup
+    from companion.games.crypt.record import setup_to_json as crypt_setup_json
+
+    maze, text = load_maze()
+    journal = Journal(path)
+    for _ in range(6):
+        game_id = journal.new_game("mummy", setup_to_json(make_setup(maze, ("red", "blue")), text))
+        for row in GOOD_ROWS:
+            journal.append(game_id, json.loads(row))
+    crypt = journal.new_game("crypt", crypt_setup_json(crypt_setup(2, 0, seed=1)))
+    journal.append(crypt, {"kind": "place_cube", "square": "c3"})
+    journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    journal.close()
+
+
+def _damage(path: Path, page: int, how: str) -> None:
+    """Overwrite one page of the file: zeros, or seeded junk after its first 100 bytes."""
+    data = bytearray(path.read_bytes())
+    if how == "zeros":
+        data[page * PAGE : (page + 1) * PAGE] = bytes(PAGE)
+    else:
+        junk = random.Random(page).randbytes(PAGE - 100)
+        data[page * PAGE + 100 : (page + 1) * PAGE] = junk
+    path.write_bytes(bytes(data))
+
+
+def _damages() -> list[tuple[str, Callable[[Path], None]]]:
+    """Every page zeroed, every page full of junk, and the file cut short (the same
+    journal every time: 11 pages, so 22 + 3 cases)."""
+    cases: list[tuple[str, Callable[[Path], None]]] = []
+    for page in range(JOURNAL_PAGES):
+        for how in ("zeros", "junk"):
+            cases.append((f"page {page} {how}", lambda p, n=page, h=how: _damage(p, n, h)))
+    for keep in (100, 3 * PAGE, JOURNAL_PAGES * PAGE - 1):
+        cases.append((f"cut to {keep} bytes", lambda p, k=keep: _truncate(p, k)))
+    return cases
+
+
+def _truncate(path: Path, keep: int) -> None:
+    path.write_bytes(path.read_bytes()[:keep])
+
+
+JOURNAL_PAGES = 11
+
+
+@pytest.fixture(scope="module")
+def many_games(tmp_path_factory) -> bytes:
+    path = tmp_path_factory.mktemp("journal") / "journal.sqlite3"
+    _journal_of_many_games(path)
+    data = path.read_bytes()
+    assert len(data) == JOURNAL_PAGES * PAGE  # the cases below cover every page
+    return data
+
+
+@pytest.mark.parametrize(("case", "damage"), _damages(), ids=[c for c, _ in _damages()])
+def test_a_damaged_journal_starts_or_names_the_file_and_what_to_do(
+    tmp_path, many_games, case, damage
+):
+    """Each case either starts (damage only in a row's text: the game resumes up to it,
+    as with any bad row) or is refused at start-up in words: the file, that it is
+    damaged, and how to go on.  Never SQLite's own error out of the journal's load."""
+    path = tmp_path / "journal.sqlite3"
+    path.write_bytes(many_games)
+    damage(path)
+    before = path.read_bytes()
+    try:
+        app = start(tmp_path)
+    except StartupError as exc:
+        message = str(exc)
+        assert message.startswith(f"{path}: ")
+        assert "damaged" in message
+        assert "move it away to start afresh" in message and "--state-dir" in message
+        assert path.read_bytes() == before  # the file is kept as it was
+        return
+    try:
+        assert app.service.game.id > 0  # a game to play, resumed or new
+        assert app.hub.status()["status"] in ("ok", "degraded")
+    finally:
+        app.close()
+
+
+def test_most_damaged_pages_are_refused_at_the_first_read(tmp_path, many_games):
+    """The check reads every page before any game: nearly every case is found there."""
+    refused = []
+    for case, damage in _damages():
+        path = tmp_path / f"{len(refused)}-{case.replace(' ', '-')}.sqlite3"
+        path.write_bytes(many_games)
+        damage(path)
+        try:
+            Journal(path).close()
+        except JournalError as exc:
+            refused.append(case)
+            assert "damaged" in str(exc) or "not a companion journal" in str(exc)
+    assert len(refused) >= len(_damages()) - 3, refused
+
+
+def test_companion_run_with_a_damaged_page_says_what_to_do_without_a_traceback(
+    tmp_path, many_games
+):
+    path = tmp_path / "journal.sqlite3"
+    path.write_bytes(many_games)
+    _damage(path, 5, "zeros")  # the traceback of the issue: a page of the commands
+    stderr = _refused_run(tmp_path)
+    assert f"companion: {path}: is damaged (" in stderr
+    assert f"sqlite3 {path} .recover" in stderr
+
+
+def _zero_pages_after_the_first(path: Path, db: sqlite3.Connection) -> None:
+    """A storage fault while the journal is open: every page but the first (the schema)
+    zeroed on disk, and the connection's cache dropped so the next read sees it."""
+    with open(path, "r+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        for page in range(1, size // PAGE):
+            f.seek(page * PAGE)
+            f.write(bytes(PAGE))
+    db.execute("PRAGMA shrink_memory")
+
+
+def test_damage_found_while_resuming_stops_start_up_in_words(tmp_path, many_games, monkeypatch):
+    """The pages were whole when the file was checked, and damaged before the games were
+    read back (a failing card): start-up stops with the file's name, not SQLite's error."""
+    path = tmp_path / "journal.sqlite3"
+    path.write_bytes(many_games)
+    checked = Journal._check_pages
+
+    def check_then_fail(self: Journal) -> None:
+        checked(self)
+        _zero_pages_after_the_first(path, self.db)
+
+    monkeypatch.setattr(Journal, "_check_pages", check_then_fail)
+    with pytest.raises(JournalError) as info:
+        start(tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: is damaged (database disk image is malformed)")
+    assert f"sqlite3 {path} .recover" in message and "--state-dir" in message
+
+
+def test_damage_while_running_refuses_commands_and_the_export_in_words(tmp_path, caplog):
+    """A page damaged while the table plays: the next command and the host's export are
+    refused with words for players (503 for the export), the host's status says so, the
+    loop lives on, and the log names the file and what to do."""
+    from test_pages import Table
+    from test_pages import start as start_table
+
+    appliance = start_table(tmp_path)
+    try:
+        table = Table(appliance)
+        service = appliance.service
+        seeker = f"seeker{service.game.current.seeker}"
+        service.submit(seeker, Roll(FACES))
+        game_id = service.game.id
+        path = tmp_path / "journal.sqlite3"
+        appliance.journal.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _zero_pages_after_the_first(path, appliance.journal.db)
+        before = service.game.current
+        with pytest.raises(ServiceError, match="journal on the Pi's storage is damaged"):
+            service.submit(seeker, Announce(Face.ONE))
+        assert service.game.current is before
+        export = table.host.get(f"/api/host/journal/{game_id}")
+        assert export.status_code == 503
+        assert "damaged" in export.json["error"] and "log names the file" in export.json["error"]
+        status = table.host.get("/api/host/status").json
+        assert "damaged" in str(status["journal"]["problem"])
+        assert service._thread is not None and service._thread.is_alive()
+        assert f"{path}: is damaged (database disk image is malformed)" in caplog.text
+        assert "Traceback" not in caplog.text
+    finally:
+        appliance.close()

@@ -30,7 +30,7 @@ from companion.games.mummy.maze import Maze
 from companion.games.mummy.state import Phase
 from companion.table.hub import GameHub, GameService
 
-from .journal import Journal
+from .journal import Journal, JournalWriteError
 from .loop import ServiceError
 from .mummy_computer import ComputerSeat
 from .mummy_service import Service
@@ -264,10 +264,16 @@ def build(
         mock_board = MockBoard(config, factory)  # before Sensors: it wires the mock pins
     journal = Journal(state_dir / "journal.sqlite3")
     board = BoardMap.for_board(config.cells, config.camp_slots, config.sarcophagus_slots)
-    service = Service(maze=maze, maze_text=maze_text, journal=journal, board=board, quiet_s=quiet_s)
-    services: dict[str, GameService] = {"mummy": service}
-    for kind, make in game_factories().items():
-        services[kind] = make(journal=journal, config=config, quiet_s=quiet_s)
+    try:  # each game resumes from the journal
+        service = Service(
+            maze=maze, maze_text=maze_text, journal=journal, board=board, quiet_s=quiet_s
+        )
+        services: dict[str, GameService] = {"mummy": service}
+        for kind, make in game_factories().items():
+            services[kind] = make(journal=journal, config=config, quiet_s=quiet_s)
+    except JournalWriteError as exc:  # a page damaged, the storage full: say so, no game
+        journal.close()
+        raise journal.start_up_error(exc) from exc
     hub = GameHub(services)
     if serial_board is not None:
         status_to.append(hub.set_board_connected)

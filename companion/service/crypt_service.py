@@ -171,7 +171,8 @@ class CryptService(BoardGameLoop[CryptPublished]):
         # a connection of our own keeps the two loops' transactions apart (SQLite
         # serialises the writers; WAL lets both read).
         self._own_journal = journal.path != ":memory:"
-        self.journal = Journal(journal.path) if self._own_journal else journal
+        # (the appliance's connection has just read every page: no second check)
+        self.journal = Journal(journal.path, check=False) if self._own_journal else journal
         self.board = board
         #: The positions under the crypt's sheet: the hub shows it no other magnet.
         self.sheet = frozenset(board.cells_by_square)

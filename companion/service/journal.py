@@ -78,6 +78,18 @@ class JournalWriteError(RetryLater):
     written again."""
 
 
+class JournalReadError(JournalWriteError):
+    """The journal could not be read while running (a page of it damaged since start-up):
+    the request is refused in words, and the log names the file and what to do."""
+
+
+#: What players are told when the journal file is damaged (the log names the file).
+DAMAGED = msg(
+    "The game journal on the Pi's storage is damaged: this was not saved."
+    " The companion's log names the file and what to do."
+)
+
+
 def _user() -> str:
     try:
         return getpass.getuser()
@@ -92,9 +104,27 @@ def _unusable(path: Path, why: str) -> JournalError:
     )
 
 
+def _damaged(path: Path, detail: str) -> JournalError:
+    """A journal with a damaged page: the file, what SQLite found, and what to do."""
+    lines = [line for line in detail.splitlines() if line.strip() and "***" not in line]
+    first = (lines[0] if lines else detail)[:160]
+    return _unusable(
+        path,
+        f"is damaged ({first}). Its games cannot be resumed: `sqlite3 {path} .recover` "
+        "can save what is still readable into a new file",
+    )
+
+
+def _is_damage(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text or "corrupt" in text
+
+
 def _write_failure(exc: sqlite3.Error) -> Msg:
     """A failed write in words for players (it changed nothing)."""
     text = str(exc).lower()
+    if _is_damage(exc):
+        return DAMAGED
     if "full" in text:
         return msg(
             "The Pi's storage is full: nothing was lost, but this was not saved."
@@ -153,7 +183,10 @@ class ResumeNote:
 class Journal(Closing):
     """Games and their commands in one SQLite file (``":memory:"`` for tests)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, check: bool = True) -> None:
+        """Open (or make) the journal; ``check``: read every page first (PRAGMA
+        quick_check), so a damaged file is refused at start-up with its name and what to
+        do, never found half-way through resuming a game."""
         self.path = str(path)
         #: The last write that failed (a message for the host), None once writes work.
         self.problem: Msg | None = None
@@ -168,6 +201,8 @@ class Journal(Closing):
         except sqlite3.Error as exc:
             raise _unusable(Path(self.path), f"cannot be opened ({exc})") from exc
         try:
+            if check:
+                self._check_pages()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -180,8 +215,10 @@ class Journal(Closing):
         except sqlite3.Error as exc:
             self.db.close()
             text = str(exc).lower()
-            if "not a database" in text or "malformed" in text:
+            if "not a database" in text:
                 why = "is not a companion journal (not an SQLite database, or a damaged one)"
+            elif _is_damage(exc):
+                raise _damaged(Path(self.path), str(exc)) from exc
             elif "readonly" in text:
                 why = f"cannot be written by user {_user()} (it is read-only)"
             else:
@@ -190,6 +227,12 @@ class Journal(Closing):
         except JournalError:
             self.db.close()
             raise
+
+    def _check_pages(self) -> None:
+        """JournalError naming the file if any page is damaged (a few ms per MB)."""
+        found = [str(row[0]) for row in self.db.execute("PRAGMA quick_check")]
+        if found != ["ok"]:
+            raise _damaged(Path(self.path), "\n".join(found))
 
     def _check_schema(self) -> None:
         for table, wanted in COLUMNS.items():
@@ -298,9 +341,11 @@ class Journal(Closing):
                 first = game.unreadable[0]
             else:
                 first = (game.seqs[-1] + 1) if game.seqs else 1
-            (count,) = self.db.execute(
-                "SELECT COUNT(*) FROM commands WHERE game_id = ? AND seq >= ?", (game.id, first)
-            ).fetchone()
+            with self._read():
+                (count,) = self.db.execute(
+                    "SELECT COUNT(*) FROM commands WHERE game_id = ? AND seq >= ?",
+                    (game.id, first),
+                ).fetchone()
             note = ResumeNote(game.kind, game.id, kept, int(count), reason)
             self.notes.append(note)
             with self._write():
@@ -318,9 +363,13 @@ class Journal(Closing):
 
     def load(self, game_id: int) -> StoredGame:
         """A game and its commands, read up to the first row that is not JSON."""
-        row = self.db.execute(
-            "SELECT id, kind, setup, ended FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
+        with self._read():
+            row = self.db.execute(
+                "SELECT id, kind, setup, ended FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            rows = self.db.execute(
+                "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
         if row is None:
             raise KeyError(f"no game {game_id} in the journal")
         try:
@@ -330,9 +379,7 @@ class Journal(Closing):
         commands: list[Any] = []
         seqs: list[int] = []
         unreadable = None
-        for seq, text in self.db.execute(
-            "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq", (game_id,)
-        ):
+        for seq, text in rows:
             try:
                 commands.append(parse_json(text))
             except RecordError as exc:
@@ -343,16 +390,18 @@ class Journal(Closing):
 
     def unfinished(self, kind: str) -> StoredGame | None:
         """The newest unfinished game of a kind, to resume after a restart."""
-        row = self.db.execute(
-            "SELECT id FROM games WHERE kind = ? AND ended IS NULL ORDER BY id DESC LIMIT 1",
-            (kind,),
-        ).fetchone()
+        with self._read():
+            row = self.db.execute(
+                "SELECT id FROM games WHERE kind = ? AND ended IS NULL ORDER BY id DESC LIMIT 1",
+                (kind,),
+            ).fetchone()
         return None if row is None else self.load(row[0])
 
     def latest(self, kind: str) -> StoredGame | None:
-        row = self.db.execute(
-            "SELECT id FROM games WHERE kind = ? ORDER BY id DESC LIMIT 1", (kind,)
-        ).fetchone()
+        with self._read():
+            row = self.db.execute(
+                "SELECT id FROM games WHERE kind = ? ORDER BY id DESC LIMIT 1", (kind,)
+            ).fetchone()
         return None if row is None else self.load(row[0])
 
     def export(self, game_id: int) -> str:
@@ -360,17 +409,18 @@ class Journal(Closing):
         (the commands set aside at a resume last, as they were stored)."""
         if not 0 < game_id < 2**63:  # beyond any row id SQLite can hold
             raise KeyError(f"no game {game_id} in the journal")
-        row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise KeyError(f"no game {game_id} in the journal")
-        lines = [str(row[0])]
-        for table in ("commands", "set_aside"):
-            lines += [
-                str(text)
-                for (text,) in self.db.execute(
-                    f"SELECT command FROM {table} WHERE game_id = ? ORDER BY seq", (game_id,)
-                )
-            ]
+        with self._read():
+            row = self.db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no game {game_id} in the journal")
+            lines = [str(row[0])]
+            for table in ("commands", "set_aside"):
+                lines += [
+                    str(text)
+                    for (text,) in self.db.execute(
+                        f"SELECT command FROM {table} WHERE game_id = ? ORDER BY seq", (game_id,)
+                    )
+                ]
         return "\n".join(lines) + "\n"
 
     def _transaction(self) -> _Transaction:
@@ -384,14 +434,38 @@ class Journal(Closing):
             with self._transaction():
                 yield
         except sqlite3.Error as exc:
-            message = _write_failure(exc)
-            if self.problem != message:
-                log.error("journal %s: %s (%s)", self.path, message, exc)
-            self.problem = message
-            raise JournalWriteError(message) from exc
+            raise self._refusal(exc, JournalWriteError) from exc
         if self.problem is not None:
             log.info("journal %s: writes work again", self.path)
         self.problem = None
+
+    @contextmanager
+    def _read(self) -> Iterator[None]:
+        """Reads after start-up: a page damaged since then refuses the request in words
+        (JournalReadError) instead of failing with SQLite's error."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self._refusal(exc, JournalReadError) from exc
+
+    def _refusal(self, exc: sqlite3.Error, kind: type[JournalWriteError]) -> JournalWriteError:
+        """The refusal for a failed read or write; the log says it once per problem, and
+        for a damaged file names it and what to do."""
+        message = _write_failure(exc)
+        if self.problem != message:
+            log.error("journal %s: %s (%s)", self.path, message, exc)
+            if _is_damage(exc):
+                log.error("%s", _damaged(Path(self.path), str(exc)))
+        self.problem = message
+        return kind(message)
+
+    def start_up_error(self, exc: JournalWriteError) -> JournalError:
+        """What stops start-up when the journal fails while the games are resumed (a page
+        damaged, the storage full): the file, what is wrong and what to do."""
+        cause = exc.__cause__
+        if isinstance(cause, sqlite3.Error) and _is_damage(cause):
+            return _damaged(Path(self.path), str(cause))
+        return _unusable(Path(self.path), f"cannot be used to start ({str(exc).rstrip('.')})")
 
     def close(self) -> None:
         self.db.close()

@@ -105,7 +105,8 @@ class LootNRunService(GameLoop[Published]):
         self.clock = clock
         self.started_at = clock()
         self._own_journal = journal.path != ":memory:"
-        self.journal = Journal(journal.path) if self._own_journal else journal
+        # (the appliance's connection has just read every page: no second check)
+        self.journal = Journal(journal.path, check=False) if self._own_journal else journal
         game_id, state = self._resume()
         self._init_loop(self._snapshot(0, game_id, state, ()))
 

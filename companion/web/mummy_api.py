@@ -390,7 +390,7 @@ def host_state() -> ResponseReturnValue:
     "A game's record from the journal (JSON Lines), with any commands set aside.",
     answer=None,
     media="application/jsonl",
-    errors=(403, 404),
+    errors=(403, 404, 503),
 )
 def host_journal_export(game_id: int) -> ResponseReturnValue:
     """A game's record from the journal (JSON Lines), with any commands set aside."""
@@ -399,6 +399,8 @@ def host_journal_export(game_id: int) -> ResponseReturnValue:
         text = service().journal.export(game_id)
     except KeyError:
         abort(404, msg("There is no game {game} in the journal.", game=game_id))
+    except ServiceError as exc:  # the journal cannot be read (a damaged page)
+        abort(503, message_of(exc))
     return Response(
         text,
         mimetype="application/jsonl",
