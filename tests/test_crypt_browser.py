@@ -71,10 +71,11 @@ def test_a_game_against_the_computer_on_a_phone(served, tmp_path):
             page.click("#setup-form button[type=submit]")
             page.wait_for_selector("#back-to-maze:not([hidden])")
             assert appliance.hub.active == "crypt"
-            # The maze's figures still stand: the crypt counts them, never says where.
+            # The maze's figures still stand: the crypt says how many the maze left (a
+            # number that stays), never where, and does not count them as they go.
             page.wait_for_function(
                 "document.getElementById('message').textContent"
-                ".includes('4 figures stand off the crypt board')"
+                ".includes('The maze game left 4 figures on the board')"
             )
             for position in sorted(appliance.mock_board.occupied):  # clear the maze figures
                 appliance.mock_board.lift(position)

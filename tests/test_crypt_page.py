@@ -196,9 +196,16 @@ def test_a_page_whose_game_lost_the_board_shows_nothing_to_put_right(client, app
     assert "host page" in response.get_json()["error"]
     assert client.get("/crypt/api/state").get_json()["ply"] == 0
     board = client.post("/crypt/api/board", json={"game": "crypt"}).get_json()["board"]
-    # The maze had the board: whatever stood then is off the crypt's board, unnamed.
+    # The maze had the board: whatever stood then is the maze's, unnamed and uncounted;
+    # the page says once how many it left, and that number stays when they are lifted.
     assert board["plays_crypt"] is True and board["unexpected"] == []
-    assert board["off_board"] == 6 and "6 figures stand off the crypt board" in board["message"]
+    assert board["off_board"] == 0 and board["maze_figures"] == 6
+    assert "The maze game left 6 figures on the board: take them off." in board["message"]
+    version = client.get("/crypt/api/state").get_json()["version"]
+    appliance.mock_board.lift(at("a1"))
+    wait_until(lambda: at("a1") not in appliance.hub._occupied)
+    again = client.get("/crypt/api/state").get_json()
+    assert again["version"] == version and again["board"] == board
 
 
 def test_the_simulator_says_which_game_has_the_board(client, appliance):

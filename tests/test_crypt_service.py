@@ -67,15 +67,20 @@ def ply(app: Appliance) -> int:
 
 def give_board_to_crypt(app: Appliance) -> None:
     """Switch the board to the crypt and clear off the maze game's figures: the crypt
-    never learns where they stood, only how many stand off its board."""
+    never learns where they stood, nor when they are lifted (only how many the maze
+    left, a number that does not change)."""
     figures = app.mock_board.occupied
     assert figures  # the maze game's seekers stand on the camp pads
+    version = crypt(app).published.version
     app.hub.activate("crypt")
-    wait_until(lambda: crypt(app).published.judgement.matches)
-    assert app.hub.off_board() == len(figures)
+    version = crypt(app).wait_for_change(version, 3.0).version  # it has seen its board
+    assert crypt(app).published.judgement.matches
+    assert app.hub.off_board() == 0 and app.hub.left_behind() == len(figures)
     for position in sorted(figures):
         app.mock_board.lift(position)
-    wait_until(lambda: app.hub.off_board() == 0)
+    wait_until(lambda: not set(app.hub._occupied) & figures)
+    assert app.hub.off_board() == 0 and app.hub.left_behind() == len(figures)
+    assert crypt(app).published.version == version  # not even a new version
 
 
 @pytest.fixture

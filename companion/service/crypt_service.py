@@ -280,6 +280,11 @@ class CryptService(BoardGameLoop[CryptPublished]):
         """A settled sensor change (called from the sensor thread)."""
         self._post("occupancy", change)
 
+    def expected_positions(self) -> frozenset[int]:
+        """Where the game, as published, puts the meeples: the hub opens a square the
+        maze's figures stood on to a magnet put down there (``table/hub.py``)."""
+        return frozenset(self.board.expected(self._published.state).values())
+
     # -- reading (any thread) ------------------------------------------------------------
 
     def view(self, published: CryptPublished | None = None) -> dict[str, Any]:

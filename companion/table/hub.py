@@ -6,13 +6,27 @@ active one and asks it for the scene the LEDs should show.
 
 A game sees only its own board.  A service's ``sheet`` names the positions its sheet
 covers (None: the whole board); magnets elsewhere reach it only as a count ("figures
-off this board", ``off_board``), never as positions.  A game whose positions are
-secret (``hides_positions``: the maze, whose seekers the mummy must not locate) leaves
-its figures' cells behind when it gives the board away: every magnet standing at that
-moment is off the board for the games that follow until it is lifted, whatever sheet
-it stands on, and only the maze sees them again when it gets the board back.  The maze
-is told when it loses the board (``board_taken``: it pauses) and gets the whole board
-back with ``set_occupied`` (it resumes in restore mode).
+off this board", ``off_board``), never as positions.
+
+A game whose positions are secret (``hides_positions``: the maze, whose seekers the
+mummy must not locate) leaves its figures' cells behind when it gives the board away.
+Every position a magnet stands on at that moment is *masked* for the games that
+follow, until the maze has the board again: whatever happens there (a figure lifted,
+put back, slid to another masked cell) reaches no other game, not as a position, not
+as a touch, not as a change of the count, not even as a new published version.  A
+mask does not end when its figure is lifted: a seeker putting the figure back on its
+cell would otherwise name that cell to every phone.  The one way a masked position
+opens before the maze is back is the active game's own demand: a magnet put down on a
+masked position where that game expects one of its own pieces (``expected_positions``:
+a meeple the computer moved there, one tapped onto a corner; public, because that game
+named the square itself) is taken as that piece, and the position is the game's from
+then on.  A magnet standing there all along stays masked (seeing it at once would tell
+the phones a figure of the maze stood there): the players lift it and put the piece
+down.  ``left_behind`` is how many magnets were masked at the hand-over, for the
+pages' "take the maze's figures off" (it never changes while the other game plays).
+
+The maze is told when it loses the board (``board_taken``: it pauses) and gets the
+whole board back with ``set_occupied`` (it resumes in restore mode); the masks end then.
 """
 
 from __future__ import annotations
@@ -54,8 +68,10 @@ class GameHub:
         self._active = active
         self._lock = threading.Lock()
         self._occupied: set[int] = set()
-        #: Magnets a game with secret positions left behind (see the module docstring).
+        #: Where a game with secret positions left magnets (see the module docstring).
         self._masked: set[int] = set()
+        #: How many magnets it left (fixed until it has the board again).
+        self._left_behind = 0
         #: Set whenever the scene may have changed: a game published, or another game
         #: took the board.  The LEDs wait on it while nothing moves.
         self.changed = threading.Event()
@@ -79,8 +95,10 @@ class GameHub:
             self._active = kind
             if getattr(previous, "hides_positions", False):
                 self._masked |= self._occupied
+                self._left_behind = len(self._masked)
             if getattr(self.services[kind], "hides_positions", False):
                 self._masked.clear()
+                self._left_behind = 0
             visible = self._visible(kind)
         taken = getattr(previous, "board_taken", None)
         if taken is not None:
@@ -96,24 +114,45 @@ class GameHub:
         return frozenset(seen if sheet is None else seen & sheet)
 
     def off_board(self) -> int:
-        """How many magnets stand where the active game may not look (no positions)."""
+        """How many magnets the active game may know of stand off its sheet (a count,
+        no positions).  Masked magnets are never counted: lifting or putting back a
+        maze figure changes nothing here."""
         with self._lock:
-            return len(self._occupied) - len(self._visible(self._active))
+            known = self._occupied - self._masked
+            return len(known) - len(self._visible(self._active))
+
+    def left_behind(self) -> int:
+        """How many magnets the maze left standing when it gave the board away (0: none,
+        or the maze has the board); fixed while the other games play."""
+        with self._lock:
+            return self._left_behind
+
+    def _opens(self, kind: str, positions: set[int]) -> set[int]:
+        """The masked positions among ``positions`` (where magnets were just put down)
+        that ``kind`` expects one of its own pieces on: they are its from now on."""
+        arrived = positions & self._masked
+        if not arrived:
+            return set()
+        expected = getattr(self.services[kind], "expected_positions", None)
+        opened = arrived & set(expected()) if expected is not None else set()
+        self._masked -= opened
+        return opened
 
     def service(self, kind: str) -> GameService:
         return self.services[kind]
 
     def occupancy(self, change: OccupancyChange) -> None:
         with self._lock:
-            masked = change.position in self._masked
+            kind = self._active
             if change.occupied:
                 self._occupied.add(change.position)
+                self._opens(kind, {change.position})
             else:
                 self._occupied.discard(change.position)
-                self._masked.discard(change.position)
-            kind = self._active
+            if change.position in self._masked:
+                return  # a maze figure, or a magnet where one stood: no game hears of it
             sheet: frozenset[int] | None = getattr(self.services[kind], "sheet", None)
-            own = not masked and (sheet is None or change.position in sheet)
+            own = sheet is None or change.position in sheet
             visible = self._visible(kind)
             active = self.services[kind]
         if own:
@@ -122,9 +161,13 @@ class GameHub:
             active.set_occupied(visible)  # sheet, Loot N Run, shows none: it hears nothing)
 
     def set_occupied(self, positions: frozenset[int]) -> None:
+        """The whole board as the sensors read it (at start-up, after the link came back)."""
         with self._lock:
+            changed = self._occupied ^ set(positions)
             self._occupied = set(positions)
-            self._masked &= self._occupied
+            self._opens(self._active, changed & self._occupied)
+            if changed and changed <= self._masked:
+                return  # only masked positions changed: as in ``occupancy``, no game hears
             visible = self._visible(self._active)
             active = self.services[self._active]
         active.set_occupied(visible)

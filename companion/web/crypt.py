@@ -8,7 +8,8 @@ game (2 or 4 players, colours, first player, a computer opponent) and give the b
 to the crypt or back to the maze.  Everything in this game is open information, so
 every seat sees the same view; without a seat nothing opens, the watching seat only
 looks, and only the host gives the board to the crypt (``doors.py``).  The crypt sees
-only the magnets on its sheet: others are a count of figures off this board.
+only the magnets on its sheet: others are a count of figures off this board, and the
+maze's figures are not even counted (the page says once how many the maze left).
 
 JSON API (all answers are the page's view, or ``{"error": message}``):
 
@@ -134,6 +135,9 @@ def _door() -> None:
 def _board_state() -> dict[str, Any]:
     board = board_state()
     board["plays_crypt"] = board["active_game"] == "crypt"
+    games = hub()
+    # How many figures the maze left when it gave the board away: fixed until it is back.
+    board["maze_figures"] = games.left_behind() if games is not None else 0
     board["host"] = is_host()  # the page offers the board's buttons to the host only
     return board
 
@@ -152,19 +156,38 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
             unexpected=[],
             touch=None,
         )
-    elif board["off_board"]:
-        off = counted(
-            board["off_board"],
-            "{n} figure stands off the crypt board.",
-            "{n} figures stand off the crypt board.",
-        )
-        view["board"]["message"] = _also(view["board"]["message"], off)
+    else:
+        if board["off_board"]:
+            off = counted(
+                board["off_board"],
+                "{n} figure stands off the crypt board.",
+                "{n} figures stand off the crypt board.",
+            )
+            view["board"]["message"] = _also(view["board"]["message"], off)
+        if board["maze_figures"]:
+            view["board"]["message"] = _also(
+                view["board"]["message"], _maze_figures(board["maze_figures"])
+            )
     if board["maze_paused"]:
         view["board"]["message"] = _also(
             view["board"]["message"], msg("The maze game is paused meanwhile.")
         )
     view["board"].update(board)
     return view
+
+
+def _maze_figures(n: int) -> Msg:
+    """The maze's figures left on the board: the crypt never looks where they stood
+    (``table/hub.py``), so the page says so once, the same whether they still stand."""
+    return counted(
+        n,
+        "The maze game left {n} figure on the board: take it off. The crypt does not look "
+        "where it stood: a meeple put down there is not seen, so put it on another square, "
+        "unless the page asks for it there.",
+        "The maze game left {n} figures on the board: take them off. The crypt does not "
+        "look where they stood: a meeple put down there is not seen, so put it on another "
+        "square, unless the page asks for it there.",
+    )
 
 
 def _also(message: Msg | None, more: Msg) -> Msg:
