@@ -15,7 +15,10 @@ and printed beside what it is compared with, measured in the same run:
 - service: idle CPU, RSS after a complete game, start-up to the first page;
 - web: bytes of each page with everything it loads;
 - streams: RSS over a soak of 12 phones on their live streams, and the slowest page
-  while 40 phones drop off at once (``bench_streams.py``).
+  while 40 phones drop off at once (``bench_streams.py``);
+- attacks: the slowest page of another phone while one device holds 150 half-sent
+  requests, asks for 1,100 streams, or uploads 300 MB, and what that upload wrote to
+  disk (``bench_attacks.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.bench_attacks import TARGETS as ATTACK_TARGETS
+from companion.bench_attacks import bench_attacks
 from companion.bench_pages import TARGETS as PAGE_TARGETS
 from companion.bench_pages import bench_pages
 from companion.bench_streams import TARGETS as STREAM_TARGETS
@@ -55,6 +60,7 @@ TARGETS = {
     "mummy.think_p99.hard": "within 200 ms",
     **STREAM_TARGETS,
     **PAGE_TARGETS,
+    **ATTACK_TARGETS,
 }
 
 
@@ -496,7 +502,11 @@ def _measure_e2e(app: Any, client: _SseClient, count: int) -> tuple[list[float],
 # -- service ----------------------------------------------------------------------------
 
 
-def _run_companion(state_dir: str) -> tuple[subprocess.Popen[str], int, float]:
+def _run_companion(
+    state_dir: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], int, float]:
+    """``companion run --mock`` on loopback (``env``: its environment): process, port,
+    seconds until its first page."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         [
@@ -515,6 +525,7 @@ def _run_companion(state_dir: str) -> tuple[subprocess.Popen[str], int, float]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        env=env,
     )
     assert proc.stdout is not None
     port = 0
@@ -821,6 +832,7 @@ SECTIONS: dict[str, Callable[[bool], list[Figure]]] = {
     "web": bench_web,
     "streams": lambda quick: bench_streams(quick, _run_companion),
     "pages": bench_pages,
+    "attacks": lambda quick: bench_attacks(quick, _run_companion),
 }
 
 

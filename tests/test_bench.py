@@ -48,6 +48,10 @@ EXPECTED = {
     "pages.weight_per_phone": False,
     "pages.weight_per_phone_unslimmed": False,
     "pages.weight_ratio": True,
+    "attacks.idle_page_p99": True,
+    "attacks.streams_page_p99": True,
+    "attacks.upload_page_p99": True,
+    "attacks.upload_disk_bytes": False,
 }
 
 

@@ -22,6 +22,7 @@ from .appliance import build
 from .install import CONFIG_DIR
 from .journal import prepare_state_dir
 from .notify import Notifier, Watchdog
+from .webserver import create, limits_for, raise_file_limit
 
 log = logging.getLogger("companion")
 
@@ -124,9 +125,8 @@ def run(
     port: int,
     state: Path | None,
 ) -> int:
-    import waitress
-
     from companion.web import create_app
+    from companion.web.contract import MAX_BODY
 
     setup_logging()
     config = load_config(config_path)
@@ -144,10 +144,12 @@ def run(
     watchdog = Watchdog(notifier)
     appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=key, appliance=appliance)
+    limits = limits_for(raise_file_limit(), max_body=MAX_BODY)
+    app.extensions["companion.limits"] = limits  # the streams' share (web/stream.py)
     # The hotspot's name and password (``companion hotspot``), for the host page's QR code.
     app.config["WIFI_JOIN"] = hotspot.load(config_path.parent if config_path else CONFIG_DIR)
     try:
-        server = waitress.create_server(app, host=host, port=port, threads=32, ident="companion")
+        server = create(app, host=host, port=port, limits=limits)
     except OSError as exc:
         appliance.close()
         raise StartupError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from exc
@@ -163,6 +165,17 @@ def run(
         log.info("phones open %s", url)
     if mock:
         log.info("board simulator: http://localhost:%d/sim", actual_port)
+    log.info(
+        "web: %d connections (%d per device), %d live pages (%d per device, %d per seat, "
+        "%d watching); idle connections close after %g s",
+        limits.connections,
+        limits.connections_per_address,
+        limits.streams,
+        limits.streams_per_address,
+        limits.streams_per_seat,
+        limits.streams_watching,
+        limits.idle_s,
+    )
     log.info("ready on %s:%d", host, actual_port)
     notifier.ready(f"serving on port {actual_port}")
     try:

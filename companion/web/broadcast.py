@@ -10,6 +10,10 @@ and at most ``MAX_PENDING`` unsent bytes.  A phone that vanishes is dropped with
 seconds: its close is read at once, and on a silent drop the kernel gives up on the
 unacknowledged keepalive (``TCP_USER_TIMEOUT``) or the pending bytes pass their bound.
 
+Each stream counts against its holds (``claim``): at most so many streams in all, from
+one address, of one seat (``service/webserver.py``'s ``Limits``); a stream past one of
+them is refused before its connection is taken, and its holds are freed when it ends.
+
 Without waitress (Flask's test client) the same ``Step`` runs as a plain generator.
 """
 
@@ -21,14 +25,21 @@ import selectors
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from companion.service.webserver import Limits
 
 log = logging.getLogger(__name__)
 
 #: What to send now ("" for nothing) and whether the stream stays open afterwards.
 Step = Callable[[], tuple[str, bool]]
+#: What a stream counts against (("address", "10.0.0.7"), ("seat", "watch"), ...).
+Key = tuple[str, ...]
+#: A key and how many streams it may hold at once.
+Hold = tuple[Key, int]
 
 #: How often every stream is asked for news besides a publish (``wake``): seat changes.
 TICK_S = 0.25
@@ -56,6 +67,7 @@ class _Stream:
     sock: socket.socket
     step: Step
     pending: bytearray = field(default_factory=bytearray)
+    holds: Sequence[Hold] = ()
     quiet_since: float = field(default_factory=time.monotonic)
     open: bool = True
 
@@ -63,7 +75,9 @@ class _Stream:
 class Broadcaster:
     """One thread, one selector: every handed-over stream's events and keepalives."""
 
-    def __init__(self, *, tick: float = TICK_S, keepalive: float = KEEPALIVE_S) -> None:
+    def __init__(
+        self, *, tick: float = TICK_S, keepalive: float = KEEPALIVE_S, limits: Limits | None = None
+    ) -> None:
         self.tick = tick
         self.keepalive = keepalive
         self._lock = threading.Lock()
@@ -73,13 +87,40 @@ class Broadcaster:
         self._wake_in.setblocking(False)
         self._wake_out.setblocking(False)
         self.count = 0  # streams being served (for the tests)
+        self.limits = limits or Limits()
+        self._held: Counter[Key] = Counter()
 
-    def add(self, sock: socket.socket, step: Step) -> None:
-        """Serve ``step`` on ``sock`` from now on (the head is sent first)."""
+    def claim(self, holds: Sequence[Hold]) -> Key | None:
+        """Count one more stream against each of ``holds``, or, when one of them is at
+        its limit, count nothing and name that one."""
+        with self._lock:
+            for key, most in holds:
+                if self._held[key] >= most:
+                    return key
+            for key, _ in holds:
+                self._held[key] += 1
+        return None
+
+    def release(self, holds: Sequence[Hold]) -> None:
+        """A stream counted by ``claim`` has ended."""
+        with self._lock:
+            for key, _ in holds:
+                self._held[key] -= 1
+                if self._held[key] <= 0:
+                    del self._held[key]
+
+    def held(self, key: Key) -> int:
+        """Streams open now against ``key``."""
+        with self._lock:
+            return self._held[key]
+
+    def add(self, sock: socket.socket, step: Step, holds: Sequence[Hold] = ()) -> None:
+        """Serve ``step`` on ``sock`` from now on (the head is sent first); ``holds``
+        (claimed before) are released when the stream ends."""
         sock.setblocking(False)
         _tune(sock)
         with self._lock:
-            self._new.append(_Stream(sock, step, bytearray(HEAD)))
+            self._new.append(_Stream(sock, step, bytearray(HEAD), holds=holds))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
                 self._thread.start()
@@ -122,6 +163,7 @@ class Broadcaster:
                         selector.unregister(stream.sock)
                         del streams[stream.sock]
                         stream.sock.close()
+                        self.release(stream.holds)
                 self.count = len(streams)
                 if streams:
                     idle_since = now
@@ -129,6 +171,7 @@ class Broadcaster:
             for stream in streams.values():
                 with contextlib.suppress(OSError):
                     stream.sock.close()
+                self.release(stream.holds)
             selector.close()
             self.count = 0
 

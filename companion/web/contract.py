@@ -171,6 +171,10 @@ class Endpoint:
     errors: tuple[int, ...] = (400, 403)
 
 
+#: What every live stream may answer besides its own refusals.
+STREAM_ERRORS = (429, 503)
+
+
 def endpoint(
     summary: str,
     *,
@@ -179,7 +183,12 @@ def endpoint(
     media: str = "application/json",
     errors: tuple[int, ...] = (400, 403),
 ) -> Callable[[F], F]:
-    """Declare a view's contract (read by ``body()`` and by the OpenAPI document)."""
+    """Declare a view's contract (read by ``body()`` and by the OpenAPI document).
+
+    A live stream may also be refused for the streams its device or seat holds (429) or
+    the companion holds in all (503): ``web/stream.py``."""
+    if media == "text/event-stream":
+        errors = tuple(sorted({*errors, *STREAM_ERRORS}))
     spec = Endpoint(summary, body, answer, media, errors)
 
     def mark(view: F) -> F:
@@ -229,6 +238,7 @@ _STATUS_WORDS = {
     403: "not this device's seat",
     404: "nothing there",
     409: "refused by the rules or the board",
+    429: "this device or seat has too many live pages open",
     503: "this game is not running here",
 }
 

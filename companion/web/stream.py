@@ -2,24 +2,29 @@
 
 A stream is a ``Step`` (what to send now, whether to go on); ``respond`` hands the
 connection to the app's one broadcaster thread under waitress, or runs the step as a
-generator elsewhere.  ``Once`` keeps the parts that never change during a game (the maze,
-the list of cards) out of every message but the first.
+generator elsewhere, once the stream fits the limits of its device's address and seat
+(``holds``; a stream past them is refused in words).  ``Once`` keeps the parts that
+never change during a game (the maze, the list of cards) out of every message but the
+first.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
 
 from flask import Response, current_app, request
 
+from companion.i18n import N_
 from companion.i18n.catalog import localize
 from companion.service.mummy_service import Service
+from companion.service.webserver import Limits
 
-from .broadcast import Broadcaster, Step, as_generator, hand_off
+from .broadcast import Broadcaster, Hold, Key, Step, as_generator, hand_off
 from .context import hub
+from .doors import current_seat, is_host, refuse
 from .language import current_language
 
 #: The parts of a payload sent only when they differ from what this stream last sent.
@@ -34,7 +39,8 @@ def broadcaster() -> Broadcaster:
     with _MAKING:
         made: Broadcaster | None = current_app.extensions.get("companion.broadcaster")
         if made is None:
-            made = current_app.extensions["companion.broadcaster"] = Broadcaster()
+            limits = current_app.extensions.get("companion.limits")
+            made = current_app.extensions["companion.broadcaster"] = Broadcaster(limits=limits)
             games = hub()
             services = list(games.services.values()) if games is not None else []
             services.append(current_app.extensions["companion.service"])
@@ -43,16 +49,61 @@ def broadcaster() -> Broadcaster:
     return made
 
 
+def holds(limits: Limits) -> list[Hold]:
+    """What this request's stream counts against: every stream, its device's address,
+    its seat (the watching seat, shared by every spectator, has a larger share)."""
+    seat = current_seat()
+    who = seat if seat is not None else ("host" if is_host() else "nobody")
+    per_seat = limits.streams_watching if who == "watch" else limits.streams_per_seat
+    return [
+        (("all",), limits.streams),
+        (("address", request.remote_addr or ""), limits.streams_per_address),
+        (("seat", who), per_seat),
+    ]
+
+
+#: Why a stream was refused, by the kind of limit it met, in player words.
+REFUSALS = {
+    "all": N_("The companion follows too many live pages right now: reload this page in a moment."),
+    "address": N_(
+        "Too many live pages are open on this device: close a few, then reload this one."
+    ),
+    "seat": N_("Too many live pages are open for this seat: close a few, then reload this one."),
+}
+
+
+def refuse_stream(full: Key) -> NoReturn:
+    """The answer to a stream past a limit: 429 (503 when the whole companion is full)."""
+    refuse(REFUSALS[full[0]], 503 if full[0] == "all" else 429)
+
+
 def respond(step: Step, wait: Callable[[float], None], *, retry: bool = False) -> Response:
-    """The live stream of ``step``: handed to the broadcaster when the server allows it."""
-    sock = hand_off(request.environ)
+    """The live stream of ``step``: handed to the broadcaster when the server allows it,
+    refused in words when its device or seat already holds its share of streams."""
+    streams = broadcaster()
+    mine = holds(streams.limits)
+    full = streams.claim(mine)
+    if full is not None:
+        refuse_stream(full)
+    try:
+        sock = hand_off(request.environ)
+    except OSError:  # no file handle left for it
+        streams.release(mine)
+        refuse_stream(("all",))
     if sock is not None:
-        broadcaster().add(sock, step)
+        streams.add(sock, step, mine)
         return Response(status=204)  # never sent: the connection is the broadcaster's now
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(
-        as_generator(step, wait, retry=retry), mimetype="text/event-stream", headers=headers
-    )
+    body = _releasing(as_generator(step, wait, retry=retry), streams, mine)
+    return Response(body, mimetype="text/event-stream", headers=headers)
+
+
+def _releasing(events: Iterator[str], streams: Broadcaster, mine: Sequence[Hold]) -> Iterator[str]:
+    """A stream served as a generator frees its holds when it ends."""
+    try:
+        yield from events
+    finally:
+        streams.release(mine)
 
 
 def event(data: Any, version: int | None = None) -> str:
