@@ -243,7 +243,7 @@ def bench_attacks(quick: bool, run_companion: Runner) -> list[Any]:
     idle_n, streams_n, upload_mb = (150, 300, 30) if quick else (150, 1100, 300)
     hold_s = 2.0 if quick else 12.0
     figures: list[Figure] = []
-    size = "; --quick: a smaller attack" if quick else ""
+    size = "; --quick: a shorter, smaller attack" if quick else ""
 
     with _companion(run_companion) as (_, site, _):
         with _Phone(site.port, site.cookies["table"]) as phone:

@@ -109,17 +109,20 @@ class _Site:
     def toggle(self, position: int) -> None:
         self.host_post("/sim/api/toggle", {"position": position})
 
-    def request_stream(self, seat: str, path: str) -> socket.socket:
-        """A phone asks for its stream (the answer is read by ``answered``)."""
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+    def request_stream(self, seat: str, path: str, address: str = "127.0.0.1") -> socket.socket:
+        """A phone at ``address`` (on loopback) asks for its stream (the answer is read
+        by ``answered``)."""
+        sock = socket.create_connection(
+            ("127.0.0.1", self.port), timeout=10, source_address=(address, 0)
+        )
         head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
         head += f"Accept: text/event-stream\r\nCookie: {self.cookies[seat]}\r\n\r\n"
         sock.sendall(head.encode())
         return sock
 
-    def open_stream(self, seat: str, path: str) -> socket.socket:
+    def open_stream(self, seat: str, path: str, address: str = "127.0.0.1") -> socket.socket:
         """A phone's stream, its answer's head read (so the server is past the doors)."""
-        sock = self.request_stream(seat, path)
+        sock = self.request_stream(seat, path, address)
         if not answered(sock, time.monotonic() + 10):
             raise RuntimeError(f"{path} did not answer within 10 s")
         sock.setblocking(False)
@@ -179,6 +182,12 @@ class _Reader:
         self.selector.close()
 
 
+def phone_address(i: int) -> str:
+    """The ``i``-th phone's own address on loopback, as each phone has its own on the
+    Wi-Fi (the server limits what one address may hold)."""
+    return f"127.0.{1 + i // 200}.{10 + i % 200}"
+
+
 def answered(sock: socket.socket, deadline: float) -> bool:
     """Whether the stream's answer began with 200 before ``deadline`` (only the head is
     taken from the socket: the events stay for the reader)."""
@@ -214,7 +223,10 @@ def bench_streams(quick: bool, run_companion: Callable[[str], tuple[Any, int, fl
         proc, port = _playing_server(directory)
         try:
             site = _Site(port)
-            socks = [site.open_stream(seat, path) for seat, path in PHONES]
+            socks = [
+                site.open_stream(seat, path, phone_address(i))
+                for i, (seat, path) in enumerate(PHONES)
+            ]
             reader = _Reader(socks)
             rss: list[tuple[float, float]] = []
             started = time.monotonic()
@@ -276,7 +288,10 @@ def _dropped(run_companion: Callable[[str], tuple[Any, int, float]], quick: bool
             site = _Site(port)
             table_cookie = site.cookies["table"]
             calm = max(site.page_ms("/healthz"), site.page_ms("/table", table_cookie))
-            socks = [site.request_stream(*PHONES[i % len(PHONES)]) for i in range(DROPPED)]
+            socks = [
+                site.request_stream(*PHONES[i % len(PHONES)], phone_address(i))
+                for i in range(DROPPED)
+            ]
             deadline = time.monotonic() + 5
             streaming = sum(answered(sock, deadline) for sock in socks)
             for sock in socks:  # gone at once, as when the Wi-Fi drops: a reset, no goodbye
@@ -323,18 +338,18 @@ def _playing_server(state_dir: str) -> tuple[subprocess.Popen[str], int]:
 def _serve_and_play(state_dir: str) -> None:
     """The mock appliance behind waitress as ``companion run`` serves it; on "play"
     the bots play maze games with the table's colours, a command a second."""
-    import waitress
-
     from companion.board.config import default_config
     from companion.mazes import load_maze
     from companion.service.appliance import build
     from companion.service.autoplay import play_game
+    from companion.service.webserver import serve
     from companion.web import create_app
+    from companion.web.contract import MAX_BODY
 
     maze, text = load_maze(None)
     app = build(default_config(), maze, text, state_dir=Path(state_dir), mock=True)
     web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
-    server = waitress.create_server(web, host="127.0.0.1", port=0, threads=32)
+    server, _ = serve(web, host="127.0.0.1", port=0, max_body=MAX_BODY)
     threading.Thread(target=server.run, daemon=True).start()
     print(f"port {server.effective_port}", flush=True)
     if sys.stdin.readline().strip() != "play":

@@ -19,6 +19,7 @@ from companion.service.install import (
     with_block,
     without_block,
 )
+from companion.service.webserver import WANTED_FILES
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = Path("/opt/pyramid-companion/venv")
@@ -40,6 +41,8 @@ def test_the_unit_runs_unprivileged_from_opt_in_its_state_directory() -> None:
     assert "WorkingDirectory=%S/pyramid-companion" in lines
     assert "Environment=LG_WD=%S/pyramid-companion" in lines  # lgpio's pipes: not in /
     assert "ProtectHome=yes" in lines  # the venv is under /opt, never in a home
+    # the web server's connections and streams fit (service/webserver.py raises to it)
+    assert f"LimitNOFILE={WANTED_FILES}" in lines
     assert "ProtectKernelTunables=yes" not in lines  # a read-only /sys breaks GPIO edges
     allowed = {line for line in lines if line.startswith("DeviceAllow=")}
     assert allowed == {

@@ -22,7 +22,7 @@ from .appliance import build
 from .install import CONFIG_DIR
 from .journal import prepare_state_dir
 from .notify import Notifier, Watchdog
-from .webserver import create, limits_for, raise_file_limit
+from .webserver import serve
 
 log = logging.getLogger("companion")
 
@@ -144,12 +144,10 @@ def run(
     watchdog = Watchdog(notifier)
     appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=key, appliance=appliance)
-    limits = limits_for(raise_file_limit(), max_body=MAX_BODY)
-    app.extensions["companion.limits"] = limits  # the streams' share (web/stream.py)
     # The hotspot's name and password (``companion hotspot``), for the host page's QR code.
     app.config["WIFI_JOIN"] = hotspot.load(config_path.parent if config_path else CONFIG_DIR)
     try:
-        server = create(app, host=host, port=port, limits=limits)
+        server, limits = serve(app, host=host, port=port, max_body=MAX_BODY)
     except OSError as exc:
         appliance.close()
         raise StartupError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from exc

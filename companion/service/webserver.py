@@ -42,8 +42,9 @@ log = logging.getLogger("companion.web")
 
 #: The handles the unit allows (``LimitNOFILE`` in the systemd unit): raised to at start.
 WANTED_FILES = 4096
-#: Handles kept for everything but the web: the journal, pins, pipes, logs, imports.
-RESERVED_FILES = 64
+#: Handles kept for everything but the web: the journal, pins, pipes, logs, static files
+#: each worker thread may have open.
+RESERVED_FILES = 128
 #: Errors of ``accept()`` that mean the process (or the system) has no handle left.
 OUT_OF_HANDLES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 #: What a device past its connection limit is told before its socket closes.
@@ -255,3 +256,11 @@ def create(app: Any, *, host: str, port: int, limits: Limits, ident: str = "comp
         return servers[0]
     listening = [(s.effective_host, s.effective_port) for s in servers]
     return MultiSocketServer(shared, adj, listening, dispatcher, servers[-1].log_info)
+
+
+def serve(app: Any, *, host: str, port: int, max_body: int) -> tuple[Any, Limits]:
+    """``companion run``'s server for the Flask ``app``: the fd limit raised, the limits
+    that fit in it (the streams' share told to the app), and the server."""
+    limits = limits_for(raise_file_limit(), max_body=max_body)
+    app.extensions["companion.limits"] = limits  # read by web/stream.py
+    return create(app, host=host, port=port, limits=limits), limits

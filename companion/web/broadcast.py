@@ -146,7 +146,7 @@ class Broadcaster:
                 for stream in new:
                     streams[stream.sock] = stream
                     selector.register(stream.sock, selectors.EVENT_READ, stream)
-                for key, _ in selector.select(self.tick):
+                for key, _ in selector.select(0 if new else self.tick):  # new: send at once
                     if key.data is None:
                         with contextlib.suppress(OSError):
                             self._wake_out.recv(4096)
