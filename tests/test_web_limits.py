@@ -390,3 +390,22 @@ def test_connections_and_streams_fit_in_the_file_handles(files):
     limits = limits_for(files)
     assert limits.connections + limits.streams + RESERVED_FILES <= files
     assert limits.streams >= limits.streams_watching + limits.streams_per_seat
+
+
+def test_a_stream_served_without_hand_over_frees_its_share_when_closed(table):
+    """Under a server that keeps its streams (Flask's test client: a generator each),
+    the same shares hold, and a closed stream, even one never read, gives its place back."""
+    table.new_game()
+    phone = table.device("seeker0")
+    opened = [phone.get("/api/seeker/stream", buffered=False) for _ in range(12)]
+    assert all(res.status_code == 200 for res in opened)
+    refused = phone.get("/api/seeker/stream", buffered=False)
+    assert refused.status_code == 429
+    assert refused.json == {
+        "error": "Too many live pages are open on this device: close a few, then reload this one."
+    }
+    for res in opened:
+        res.close()  # never read
+    again = phone.get("/api/seeker/stream", buffered=False)
+    assert again.status_code == 200
+    again.close()

@@ -94,16 +94,35 @@ def respond(step: Step, wait: Callable[[float], None], *, retry: bool = False) -
         streams.add(sock, step, mine)
         return Response(status=204)  # never sent: the connection is the broadcaster's now
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    body = _releasing(as_generator(step, wait, retry=retry), streams, mine)
+    body = _Releasing(as_generator(step, wait, retry=retry), streams, mine)
     return Response(body, mimetype="text/event-stream", headers=headers)
 
 
-def _releasing(events: Iterator[str], streams: Broadcaster, mine: Sequence[Hold]) -> Iterator[str]:
-    """A stream served as a generator frees its holds when it ends."""
-    try:
-        yield from events
-    finally:
-        streams.release(mine)
+class _Releasing:
+    """A stream served as a generator: frees its holds when it ends or is closed (even
+    before its first message)."""
+
+    def __init__(self, events: Iterator[str], streams: Broadcaster, mine: Sequence[Hold]):
+        self.events, self.streams, self.mine = events, streams, mine
+        self.held = True
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return next(self.events)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.held:
+            self.held = False
+            self.streams.release(self.mine)
+        stop = getattr(self.events, "close", None)
+        if stop is not None:
+            stop()
 
 
 def event(data: Any, version: int | None = None) -> str:
