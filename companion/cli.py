@@ -22,7 +22,15 @@ from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
 from companion.hardware.magnets import add_parser as add_hardware_parser
+from companion.inputs import Number, given_path, read_text
 from companion.mazes import load_maze
+
+#: The numeric options' ranges (nan, inf and anything outside: exit 2, naming the option).
+GAMES = Number(1, 1_000_000, integer=True)
+SEEKERS = Number(1, 4, integer=True)
+SEED = Number(0, 2**32 - 1, integer=True)
+SECONDS = Number(0, 3600, unit="s")
+PORT = Number(0, 65535, integer=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,40 +67,41 @@ def _parser() -> argparse.ArgumentParser:
 
     maze = sub.add_parser("maze", help="maze files").add_subparsers(title="maze commands")
     check = maze.add_parser("check", help="validate a maze file and name every problem")
-    check.add_argument("file", type=Path)
+    check.add_argument("file", type=given_path)
     check.set_defaults(func=_maze_check)
     render = maze.add_parser(
         "render", help="printable sheet at true scale (SVG, or PDF on A3/A4 pages)"
     )
-    render.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
-    render.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    render.add_argument(
+        "--maze", type=given_path, default=None, help="maze file (default: built in)"
+    )
+    render.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
     render.add_argument(
         "--sheet", choices=("maze", "crypt", "track"), default="maze", help="default: maze"
     )
     render.add_argument("--assembly", action="store_true", help="mark sensors and LEDs")
     render.add_argument("--page", choices=("a3", "a4", "a2"), default="a3", help="PDF paper")
     render.add_argument(
-        "--out", type=Path, action="append", required=True, help="FILE.svg or FILE.pdf"
+        "--out", type=given_path, action="append", required=True, help="FILE.svg or FILE.pdf"
     )
     render.set_defaults(func=_maze_render)
 
     rep = sub.add_parser("replay", help="replay a game record (JSON Lines)")
-    rep.add_argument("log", type=Path)
+    rep.add_argument("log", type=given_path)
     rep.add_argument("--json", action="store_true", help="print the final table view as JSON")
     rep.set_defaults(func=_replay)
 
     sim = sub.add_parser("simulate", help="play complete games between automatic players")
-    sim.add_argument("--games", type=_positive, default=100)
+    sim.add_argument("--games", type=GAMES, default=100)
     sim.add_argument(
         "--seekers",
-        type=int,
+        type=SEEKERS,
         nargs="+",
-        choices=(1, 2, 3, 4),
         default=[4],
         help="seeker counts (several: a table of win rates, e.g. --seekers 1 2 3 4)",
     )
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
+    sim.add_argument("--seed", type=SEED, default=0)
+    sim.add_argument("--maze", type=given_path, default=None, help="maze file (default: built in)")
     sim.add_argument("--exact", action="store_true", help="the mummy must use all its steps")
     sim.add_argument(
         "--mummy",
@@ -108,32 +117,32 @@ def _parser() -> argparse.ArgumentParser:
 
     selftest = sub.add_parser("selftest", help="check every LED and sensor of the board")
     selftest.add_argument("--mock", action="store_true", help="run against the simulated board")
-    selftest.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    selftest.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
     selftest.add_argument(
         "--inject-fault",
         action="store_true",
         help=f"with --mock: a dead sensor under {FAULT_POSITION}",
     )
     selftest.add_argument(
-        "--seconds", type=float, default=300.0, help="time to place figures by hand (default 300)"
+        "--seconds", type=SECONDS, default=300.0, help="time to place figures by hand (default 300)"
     )
     selftest.set_defaults(func=_selftest)
 
     wiring = sub.add_parser("wiring", help="wiring tables and power budget of a board config")
-    wiring.add_argument("--config", type=Path, default=None, help="board config (TOML)")
+    wiring.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
     wiring.add_argument("--markdown", action="store_true", help="Markdown, as in hardware/")
-    wiring.add_argument("--diagram", type=Path, default=None, help="also write FILE.svg")
+    wiring.add_argument("--diagram", type=given_path, default=None, help="also write FILE.svg")
     wiring.set_defaults(func=_wiring)
 
     run = sub.add_parser("run", help="start the companion (board, journal, web server)")
     run.add_argument("--mock", action="store_true", help="no hardware: a simulated board")
-    run.add_argument("--config", type=Path, default=None, help="board config (TOML)")
-    run.add_argument("--maze", type=Path, default=None, help="maze file (default: built in)")
+    run.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
+    run.add_argument("--maze", type=given_path, default=None, help="maze file (default: built in)")
     run.add_argument(
         "--host", type=_host, default="0.0.0.0", help="address to listen on (default 0.0.0.0)"
     )
-    run.add_argument("--port", type=_port, default=8080, help="port (default 8080; 0: any free)")
-    run.add_argument("--state-dir", type=Path, default=None, help="journal and secret key")
+    run.add_argument("--port", type=PORT, default=8080, help="port (default 8080; 0: any free)")
+    run.add_argument("--state-dir", type=given_path, default=None, help="journal and secret key")
     run.set_defaults(func=_run)
 
     bench = sub.add_parser("bench", help="measure the performance figures")
@@ -156,7 +165,7 @@ def _parser() -> argparse.ArgumentParser:
     spot.add_argument("--ifname", default="wlan0", help="the Wi-Fi interface (default wlan0)")
     spot.add_argument("--now", action="store_true", help="bring it up now (drops other Wi-Fi)")
     spot.add_argument("--remove", action="store_true", help="delete the hotspot")
-    spot.add_argument("--config-dir", type=Path, default=Path("/etc/pyramid-companion"))
+    spot.add_argument("--config-dir", type=given_path, default=Path("/etc/pyramid-companion"))
     spot.set_defaults(func=_hotspot)
 
     inst = sub.add_parser(
@@ -167,23 +176,6 @@ def _parser() -> argparse.ArgumentParser:
     add_firmware_parser(sub)  # companion firmware install|check
     add_hardware_parser(sub)  # companion hardware magnets
     return parser
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port: ports go from 0 to 65535")
-    return value
 
 
 def _host(text: str) -> str:
@@ -202,7 +194,7 @@ def _host(text: str) -> str:
 
 
 def _maze_check(args: argparse.Namespace) -> int:
-    problems = check_maze(args.file.read_text(encoding="utf-8"))
+    problems = check_maze(read_text(args.file))
     for problem in problems:
         where = f"{args.file}:{problem.line}" if problem.line else str(args.file)
         print(f"{where}: {problem.message}")
@@ -266,7 +258,7 @@ def _wiring(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        result = replay(args.log.read_text(encoding="utf-8"))
+        result = replay(read_text(args.log))
     except RecordError as exc:
         print(f"{args.log}:{exc.line}: {exc.message}", file=sys.stderr)
         return 1

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.maze_file import parse_maze
+from companion.inputs import read_text
 
 DEFAULT_MAZE = "default.maze"
 
@@ -22,5 +23,5 @@ def default_maze_text() -> str:
 
 def load_maze(path: str | Path | None = None) -> tuple[Maze, str]:
     """A maze and its text: from ``path``, or the default maze when None."""
-    text = default_maze_text() if path is None else Path(path).read_text(encoding="utf-8")
+    text = default_maze_text() if path is None else read_text(path)
     return parse_maze(text), text

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.mummy.maze import parse_cell_name
+from companion.inputs import read_text
 
 from .layout import ORDERS, ORIGINS, GridLayout, grid_indices
 
@@ -156,7 +157,7 @@ def default_config() -> BoardConfig:
 def load_config(path: str | Path | None) -> BoardConfig:
     if path is None:
         return default_config()
-    return parse_config(Path(path).read_text(encoding="utf-8"), str(path))
+    return parse_config(read_text(path), str(path))
 
 
 # -- parsing ------------------------------------------------------------------------

@@ -21,11 +21,15 @@ from pathlib import Path
 
 from companion.firmware import protocol
 from companion.firmware.firmware import VERSION
+from companion.inputs import Number, given_path
 
 from .serial_link import SerialLink, refusal
 
 #: The firmware's files, copied to the top of CIRCUITPY.
 FIRMWARE_FILES = ("boot.py", "code.py", "firmware.py", "protocol.py", "settings.py")
+#: How long ``firmware check`` may wait for the board's answer (nan, inf: exit 2).
+TIMEOUT_S = Number(0, 600, above=True, unit="s")
+
 #: CircuitPython libraries the firmware imports, copied to CIRCUITPY/lib.
 LIBRARIES = ("neopixel",)
 #: The only file a builder edits; kept on the board unless asked otherwise.
@@ -148,15 +152,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     firmware = sub.add_parser("firmware", help="install or check the Pico's firmware")
     commands = firmware.add_subparsers(title="firmware commands")
     inst = commands.add_parser("install", help="copy the firmware and its libraries to CIRCUITPY")
-    inst.add_argument("--to", type=Path, default=None, help="the mounted CIRCUITPY drive")
+    inst.add_argument("--to", type=given_path, default=None, help="the mounted CIRCUITPY drive")
     inst.add_argument(
         "--replace-settings", action="store_true", help="overwrite the board's settings.py"
     )
     inst.set_defaults(func=_install_command)
     chk = commands.add_parser("check", help="the board's firmware and protocol versions")
     chk.add_argument("--port", default=None, help='device path or URL (default: config, "auto")')
-    chk.add_argument("--config", type=Path, default=None, help="board config (TOML)")
-    chk.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (default 5)")
+    chk.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
+    chk.add_argument("--timeout", type=TIMEOUT_S, default=5.0, help="seconds to wait (default 5)")
     chk.set_defaults(func=_check_command)
 
 

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.inputs import Number
+
 #: Remanence (T) of sintered NdFeB by grade, mid-range of the usual datasheet span.
 GRADES = {"N35": 1.20, "N38": 1.24, "N42": 1.30, "N45": 1.35, "N48": 1.39, "N52": 1.45}
 #: Horizontal directions a figure may be pushed off-centre (the worst one counts).
@@ -301,14 +303,22 @@ def report(build: Build, depths: Sequence[float]) -> tuple[bool, str]:
     return mine.passed, "\n".join(lines)
 
 
+#: The options' ranges: a board's plausible sizes (nan, inf, 0 or a metre: exit 2).
+MAGNET_MM = Number(0, 50, above=True, unit="mm")
+DEPTH_MM = Number(0, 50, above=True, unit="mm")
+PITCH_MM = Number(5, 100, unit="mm")
+TOLERANCE_MM = Number(0, 50, unit="mm")
+
+
 def parse_magnet(text: str) -> tuple[float, float]:
-    """``"8x3"`` as (diameter, height) in mm."""
-    try:
-        diameter, height = (float(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError("a magnet is DIAMETERxHEIGHT in mm, e.g. 8x3") from None
-    if diameter <= 0 or height <= 0:
-        raise argparse.ArgumentTypeError("a magnet's diameter and height must be positive")
+    """``"8x3"`` as (diameter, height) in mm, each a :data:`MAGNET_MM`."""
+    parts = [MAGNET_MM.parse(part) for part in text.lower().split("x")]
+    if len(parts) != 2 or None in parts:
+        raise argparse.ArgumentTypeError(
+            f"a magnet is DIAMETERxHEIGHT, each {MAGNET_MM.describe()}, e.g. 8x3; not {text!r}"
+        )
+    diameter, height = parts
+    assert diameter is not None and height is not None
     return diameter, height
 
 
@@ -321,12 +331,15 @@ def add_parser(sub: Any) -> None:
     )
     magnets.add_argument("--magnet", type=parse_magnet, default=(8.0, 3.0), help="DxH mm (8x3)")
     magnets.add_argument("--grade", choices=sorted(GRADES), default="N35")
-    magnets.add_argument("--depth", type=float, default=7.0, help="magnet underside to sensor, mm")
-    magnets.add_argument("--pitch", type=float, default=25.0, help="cell pitch, mm")
+    magnets.add_argument("--depth", type=DEPTH_MM, default=7.0, help="magnet underside to sensor")
+    magnets.add_argument("--pitch", type=PITCH_MM, default=25.0, help="cell pitch")
     magnets.add_argument("--sensor", choices=sorted(SENSORS), default="reed-14mm")
     magnets.add_argument("--mount", choices=("upright", "flat"), default=None, help="for reed-14mm")
     magnets.add_argument(
-        "--tolerance", type=float, default=5.0, help="how far off-centre a figure may stand, mm"
+        "--tolerance",
+        type=TOLERANCE_MM,
+        default=5.0,
+        help="how far off-centre a figure may stand, mm",
     )
     magnets.set_defaults(func=_magnets_command)
 

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.inputs import read_text
+
 CONNECTION = "pyramid-hotspot"
 #: Below NetworkManager's default of 0: every known network is tried first.
 PRIORITY = -10
@@ -124,7 +126,7 @@ def save(config_dir: Path, join: WifiJoin) -> None:
 def load(config_dir: Path) -> WifiJoin | None:
     """The saved hotspot, or None (no hotspot, or not readable here)."""
     try:
-        data = tomllib.loads((config_dir / WIFI_FILE).read_text("utf-8"))
+        data = tomllib.loads(read_text(config_dir / WIFI_FILE))
         return WifiJoin(str(data["ssid"]), str(data["password"]))
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
+    except (OSError, KeyError, ValueError):  # TOMLDecodeError, UnicodeDecodeError
         return None

@@ -29,6 +29,7 @@ from companion.closing import Closing
 from companion.errors import StartupError
 from companion.games.records import RecordError, parse_json
 from companion.i18n import Msg, msg
+from companion.inputs import not_a_file
 
 from .loop import RetryLater
 
@@ -495,8 +496,9 @@ def _check_path(path: Path) -> None:
     directory = path.parent
     if path.is_symlink() and not path.exists():
         raise _unusable(path, f"is a link to {os.readlink(path)}, which does not exist")
-    if path.is_dir():
-        raise _unusable(path, "is a directory, not a journal file")
+    kind = not_a_file(path.stat().st_mode) if path.exists() else None
+    if kind is not None:  # a directory, /dev/zero, a FIFO (that would never end)
+        raise _unusable(path, f"is {kind}, not a journal file")
     prepare_state_dir(directory)
     if path.exists() and not os.access(path, os.W_OK):
         raise _unusable(path, f"cannot be written by user {_user()} (it is read-only)")

@@ -15,6 +15,7 @@ from gpiozero.exc import GPIOZeroError
 
 from companion.board.config import load_config
 from companion.errors import StartupError
+from companion.inputs import read_bytes
 from companion.mazes import load_maze
 
 from . import hotspot
@@ -67,11 +68,11 @@ def secret_key(directory: Path) -> bytes:
     path = directory / "secret_key"
     prepare_state_dir(directory)
     try:
-        key = path.read_bytes()
+        key = read_bytes(path, limit=4096)
     except FileNotFoundError:
         pass
     except OSError as exc:
-        raise StartupError(f"{path}: cannot be read ({exc.strerror})") from exc
+        raise StartupError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     else:
         if len(key) < MIN_KEY_BYTES:
             raise StartupError(

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import MessageError
+from companion.inputs import read_text
 
 log = logging.getLogger(__name__)
 
@@ -364,7 +365,7 @@ class Seats:
         if self.path is None or not self.path.exists():
             return
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(read_text(self.path))
             host = data.get("host")
             self.host_token = host if isinstance(host, str) else None
             table = data.get("table")
