@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -305,7 +306,8 @@ def test_idle_and_trickled_requests_are_closed_within_seconds(quick_timeouts):
     assert status == 200 and seconds < 1
 
 
-FULL_TABLE_SERVER = """
+#: A guarded server of a plain app: ``connections`` in all, ``files`` handles at most.
+SMALL_SERVER = """
 import resource, sys
 from companion.service.runner import setup_logging
 from companion.service.webserver import Limits, create
@@ -314,13 +316,46 @@ def app(environ, start_response):
     start_response("200 OK", [("Content-Type", "text/plain")])
     return [b"ok"]
 
+connections, files = int(sys.argv[1]), int(sys.argv[2])
 setup_logging()
 server = create(app, host="127.0.0.1", port=0, limits=Limits(
-    connections=1000, connections_per_address=1000, warn_every_s=2.0))
-resource.setrlimit(resource.RLIMIT_NOFILE, (40, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    connections=connections, connections_per_address=1000, warn_every_s=2.0))
+resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 print("port", server.effective_port, flush=True)
 server.run()
 """
+
+
+@contextmanager
+def small_server(connections: int, files: int) -> Iterator[tuple[Any, int, list[str]]]:
+    """``SMALL_SERVER`` in a process of its own: (process, port, its log lines)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SMALL_SERVER, str(connections), str(files)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+    assert proc.stdout is not None
+    try:
+        port = int(proc.stdout.readline().split()[1])
+        drain = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+        drain.start()
+        yield proc, port, lines
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _answers_again(port: int) -> bool:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            if get(port, "127.0.0.2", "/")[0] == 200:
+                return True
+        except OSError:
+            time.sleep(0.1)
+    return False
 
 
 def _cpu_s(pid: int) -> float:
@@ -331,40 +366,40 @@ def _cpu_s(pid: int) -> float:
 def test_a_full_fd_table_is_a_rate_limited_warning_and_the_server_answers_afterwards():
     """519,428 "Too many open files" log lines (207 MB in 15 s): now one warning per
     interval, the loop waits instead of spinning, and the server answers once fds free."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", FULL_TABLE_SERVER],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: list[str] = []
-    try:
-        assert proc.stdout is not None
-        port = int(proc.stdout.readline().split()[1])
-        drain = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
-        drain.start()
+    with small_server(connections=1000, files=40) as (proc, port, lines):
         held = [connect(port, "127.0.0.1") for _ in range(60)]  # more than its 40 handles
         cpu = _cpu_s(proc.pid)
         time.sleep(3.0)
         spent = _cpu_s(proc.pid) - cpu
         for sock in held:
             sock.close()
-        deadline = time.monotonic() + 5
-        status = 0
-        while status != 200 and time.monotonic() < deadline:
-            try:
-                status = get(port, "127.0.0.2", "/")[0]
-            except OSError:
-                time.sleep(0.1)
-        assert status == 200
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        assert _answers_again(port)
     warnings = [line for line in lines if "no file handle left" in line]
     assert 1 <= len(warnings) <= 3, lines
     assert warnings[0].startswith("WARNING companion.web: no file handle left for a new connection")
     assert len(lines) <= 6  # no tracebacks, nothing repeated
     assert spent < 1.0  # it waited, it did not spin
+
+
+def test_a_full_server_says_so_once_however_often_it_fills(tmp_path):
+    """Waitress logs two lines each time its connection limit is reached and left:
+    under connections that come and go, as many lines as connections."""
+    with small_server(connections=8, files=1024) as (_, port, lines):
+        held = [connect(port, "127.0.0.1") for _ in range(10)]
+        for _ in range(30):  # fill it, free a place, fill it again
+            held.pop(0).close()
+            time.sleep(0.02)
+            held.append(connect(port, "127.0.0.1"))
+        for sock in held:
+            sock.close()
+        assert _answers_again(port)
+    said = [line for line in lines if "connections open" in line]
+    assert 1 <= len(said) <= 2, lines
+    assert said[0] == (
+        "WARNING companion.web: 8 connections open, as many as the server serves at once: "
+        "new ones wait\n"
+    )
+    assert len(lines) <= 3
 
 
 def test_a_warning_held_back_is_counted_in_the_next():

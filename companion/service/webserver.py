@@ -159,15 +159,33 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]
     channel_class = GuardedChannel
     limits = Limits()
     paused_until = 0.0
+    next_channel_cleanup = 0.0
+    in_connection_overflow = False
 
     def __init__(self, *args: Any, limits: Limits, **kw: Any) -> None:
         self.limits = limits
         self.full_table = Throttled(log, limits.warn_every_s)
+        self.busy = Throttled(log, limits.warn_every_s)
         super().__init__(*args, **kw)
 
     def readable(self) -> bool:
-        accepting: bool = super().readable()  # also waitress's idle sweep
-        return accepting and time.monotonic() >= self.paused_until
+        """Whether to accept now: waitress's sweep of idle connections first, then not
+        while it serves all it may (a rate-limited warning: under an attack from many
+        addresses it could say so at every connection) or after running out of handles."""
+        now = time.time()
+        if now >= self.next_channel_cleanup:
+            self.next_channel_cleanup = now + self.adj.cleanup_interval
+            self.maintenance(now)
+        if not self.accepting:
+            return False
+        full = len(self._map) >= self.adj.connection_limit
+        if full and not self.in_connection_overflow:
+            self.busy.warn(
+                "%d connections open, as many as the server serves at once: new ones wait",
+                self.adj.connection_limit,
+            )
+        self.in_connection_overflow = full
+        return not full and time.monotonic() >= self.paused_until
 
     def maintenance(self, now: float) -> None:
         """Waitress's sweep of idle connections, and of requests sent too slowly."""
@@ -244,6 +262,8 @@ def create(app: Any, *, host: str, port: int, limits: Limits, ident: str = "comp
         inbuf_overflow=max(Adjustments.inbuf_overflow, 4 * limits.max_body),
         # poll(), not select(): handles past 1024 are fine
         asyncore_use_poll=True,
+        # a phone that resets its connection is no server error (no traceback each time)
+        log_socket_errors=False,
     )
     shared: dict[int, Any] = {}
     dispatcher = ThreadedTaskDispatcher()
