@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.inputs import read_text
+
 UNIT_NAME = "pyramid-companion.service"
 USER = "companion"
 GROUPS = ("gpio", "spi", "dialout")
@@ -138,7 +140,7 @@ def write_if_changed(path: Path, text: str, mode: int = 0o644) -> None:
 
 
 def same_text(path: Path, text: str) -> bool:
-    return path.is_file() and path.read_text("utf-8") == text
+    return path.is_file() and read_text(path) == text
 
 
 def firmware_config() -> Path | None:
@@ -203,11 +205,11 @@ def install_steps(opt: Options) -> list[Step]:
                 "no /boot/firmware/config.txt: is this Raspberry Pi OS Bookworm? Add these "
                 "lines to the firmware's config.txt by hand:\n" + FIRMWARE_BLOCK
             )
-        path.write_text(with_block(path.read_text("utf-8")), encoding="utf-8")
+        path.write_text(with_block(read_text(path)), encoding="utf-8")
 
     def firmware_done() -> bool:
         path = firmware_config()
-        return path is not None and FIRMWARE_BLOCK in path.read_text("utf-8")
+        return path is not None and FIRMWARE_BLOCK in read_text(path)
 
     def spi() -> None:
         run(
@@ -346,11 +348,11 @@ def uninstall_steps(opt: Options) -> list[Step]:
     def firmware() -> None:
         path = firmware_config()
         if path is not None:
-            path.write_text(without_block(path.read_text("utf-8")), encoding="utf-8")
+            path.write_text(without_block(read_text(path)), encoding="utf-8")
 
     def firmware_gone() -> bool:
         path = firmware_config()
-        return path is None or BEGIN not in path.read_text("utf-8")
+        return path is None or BEGIN not in read_text(path)
 
     steps = [
         Step(

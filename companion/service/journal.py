@@ -230,7 +230,7 @@ class Journal(Closing):
             raise
 
     def _check_pages(self) -> None:
-        """JournalError naming the file if any page is damaged (a few ms per MB)."""
+        """JournalError naming the file if any page is damaged (one read of the file)."""
         found = [str(row[0]) for row in self.db.execute("PRAGMA quick_check")]
         if found != ["ok"]:
             raise _damaged(Path(self.path), "\n".join(found))
