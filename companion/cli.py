@@ -52,8 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StartupError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
-    except OSError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+    except OSError as exc:  # "companion: FILE: No such file or directory"
+        where = f"{exc.filename}: " if exc.filename and exc.strerror else ""
+        print(f"companion: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     except UnicodeDecodeError as exc:
         print(f"companion: not a UTF-8 text file ({exc.reason})", file=sys.stderr)
@@ -375,7 +376,7 @@ def _bench(args: argparse.Namespace) -> int:
 
     unknown = set(args.only or ()) - set(SECTIONS)
     if unknown:
-        print(f"companion: unknown sections {sorted(unknown)}; one of {list(SECTIONS)}")
+        print(f"companion: --only: unknown sections {sorted(unknown)}; one of {list(SECTIONS)}")
         return 2
     figures = run_bench(args.quick, args.only)
     if args.json:

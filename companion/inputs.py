@@ -78,6 +78,13 @@ def given_path(text: str) -> Path:
     return Path(text)
 
 
+def given_text(text: str) -> str:
+    """An argparse ``type`` for a name, a device or an address: anything but empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
 

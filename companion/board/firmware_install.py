@@ -21,7 +21,7 @@ from pathlib import Path
 
 from companion.firmware import protocol
 from companion.firmware.firmware import VERSION
-from companion.inputs import Number, given_path
+from companion.inputs import Number, given_path, given_text
 
 from .serial_link import SerialLink, refusal
 
@@ -158,7 +158,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     inst.set_defaults(func=_install_command)
     chk = commands.add_parser("check", help="the board's firmware and protocol versions")
-    chk.add_argument("--port", default=None, help='device path or URL (default: config, "auto")')
+    chk.add_argument(
+        "--port", type=given_text, default=None, help='device path or URL (default: config, "auto")'
+    )
     chk.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
     chk.add_argument("--timeout", type=TIMEOUT_S, default=5.0, help="seconds to wait (default 5)")
     chk.set_defaults(func=_check_command)
