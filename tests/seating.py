@@ -29,3 +29,9 @@ def post_form(client: Any, page: str, path: str, data: dict[str, str]) -> Any:
     """Open ``page`` and post its form to ``path`` with ``data`` and the page's token."""
     html = client.get(page).get_data(as_text=True)
     return client.post(path, data={**data, "csrf": token_of(html)})
+
+
+def host_undo(host: Any) -> Any:
+    """The host's Undo as the page sends it: with the key of the action it showed."""
+    key = host.get("/api/host/status").get_json()["game"]["action_key"]
+    return host.post("/api/host/undo", json={"action": key})

@@ -183,9 +183,10 @@ def test_no_input_gets_a_server_error_from_the_watching_seat(tmp_path: Path) -> 
     start = len(CALLS)
     assert fuzz(tmp_path, True, EXAMPLES // 3) >= 20
     sent_since(start, "watching seat")
-    # The watching seat looks at Loot N Run and the crypt, and changes nothing.
+    # The watching seat looks at the maze's public view, Loot N Run and the crypt, and
+    # changes nothing.
     looked = {path for method, path, status in CALLS[start:] if status == 200}
-    assert looked == {"/crypt/api/state", "/lootnrun/api/view"}, looked
+    assert looked == {"/api/watch/state", "/crypt/api/state", "/lootnrun/api/view"}, looked
     assert {status for method, _, status in CALLS[start:] if method == "POST"} == {403}
 
 

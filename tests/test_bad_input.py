@@ -19,6 +19,7 @@ from companion.games.mummy.commands import Roll
 from companion.games.mummy.maze_file import parse_maze
 from companion.mazes import default_maze_text
 from companion.service.runner import secret_key
+from tests.seating import host_undo
 from tests.test_pages import Table
 
 
@@ -132,13 +133,13 @@ def test_healthz_says_degraded_while_the_journal_cannot_be_written(tmp_path):
         table.service.submit(f"seeker{state.seeker}", Roll())  # something to undo
         other = sqlite3.connect(tmp_path / "journal.sqlite3", isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
-        res = table.host.post("/api/host/undo", json={})
+        res = host_undo(table.host)
         assert res.status_code == 400 and "locked by another program" in res.json["error"]
         health = table.host.get("/healthz").json
         assert health["status"] == "degraded" and "locked" in health["journal"]["problem"]
         other.execute("ROLLBACK")
         other.close()
-        assert table.host.post("/api/host/undo", json={}).json["undone"]
+        assert host_undo(table.host).json["undone"]
         assert table.service.game.commands == []
         assert table.host.get("/healthz").json["status"] == "ok"
     finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 
+from tests.seating import host_undo
 from tests.test_pages import Table, error, wait_until
 
 
@@ -87,7 +88,7 @@ def test_the_hosts_undo_takes_back_the_last_persons_action_and_the_computers_aft
     label = "Red: entered the dice mummy, mummy, mummy, mummy and mummy"
     status = table.host.get("/api/host/status").json
     assert status["game"]["last_action"] == f"{label}, and what the mummy did after it"
-    undone = table.host.post("/api/host/undo", json={}).json
+    undone = host_undo(table.host).json
     assert undone["undone"] and undone["game"]["notice"]["text"] == (
         "The host took back Red's action: entered the dice mummy, mummy, mummy, mummy and "
         "mummy, and what the mummy did after it"
@@ -100,7 +101,7 @@ def test_the_hosts_undo_takes_back_the_last_persons_action_and_the_computers_aft
     red.post("/api/seeker/command", json={"cmd": "roll", "faces": ["1"] * 5})
     red.post("/api/seeker/command", json={"cmd": "announce", "face": "1"})
     assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red: announced 1"
-    assert table.host.post("/api/host/undo", json={}).json["undone"]
+    assert host_undo(table.host).json["undone"]
     assert len(service.game.commands) == 1
 
 

@@ -24,7 +24,7 @@ from companion.games.mummy.state import Phase
 from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
 from companion.web import create_app
-from tests.seating import join, post_form
+from tests.seating import host_undo, join, post_form
 
 KEY = os.urandom(32)
 FACES = ["1", "2", "3", "4", "arrow"]
@@ -401,7 +401,7 @@ def test_the_host_can_undo(table):
     table.new_game(["red", "blue"], dice="physical")
     red = table.device("seeker0")
     red.post("/api/seeker/command", json={"cmd": "roll", "faces": FACES})
-    res = table.host.post("/api/host/undo", json={})
+    res = host_undo(table.host)
     assert res.status_code == 200 and res.json["undone"] is True
     assert red.get("/api/seeker/state").json["view"]["phase"] == "seeker_turn"
 

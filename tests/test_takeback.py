@@ -3,6 +3,7 @@ page hears of it, the mummy without a seeker's cell; the host's undo names the a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,9 +15,11 @@ from companion.games.mummy.moves import legal_destinations
 from companion.games.mummy.state import Phase
 from companion.i18n.catalog import localize
 from companion.service.appliance import Appliance
+from companion.service.autoplay import play_game
 from companion.service.loop import ServiceError
 from companion.table.seats import Table, TableOptions
-from companion.web.payloads import mummy_payload, seeker_payload, table_payload
+from companion.web.payloads import mummy_payload, notice_json, seeker_payload, table_payload
+from tests.seating import host_undo
 from tests.test_service import announce, home, moved, start, wait_until
 
 FACES = (Face.THREE, Face.THREE, Face.TWO, Face.FOUR, Face.ARROW)
@@ -105,11 +108,13 @@ def test_the_hosts_undo_names_the_action_and_every_page_hears_of_it(app):
     name = app.service.maze.cell_name(target)
     published = app.service.published
     assert published.action is not None
-    assert str(published.action.label()) == f"Red: moved to {name}"
+    assert str(published.action.label()) == "Red: moved a figure"  # the host may be the mummy
     assert app.service.undo()
     notice = str(table_payload(app.service.published, table())["notice"]["text"])
     assert notice == f"The host took back Red's action: moved to {name}"
     assert name not in str(mummy_payload(app.service.published, table())["notice"]["text"])
+    host = str(notice_json(app.service.published, "host")["text"])  # type: ignore[index]
+    assert host == "The host took back Red's action: moved a figure"
 
 
 def test_the_notice_goes_with_the_next_command(app):
@@ -135,7 +140,109 @@ def test_the_host_page_says_what_to_put_right_who_won_and_what_undo_takes_back(t
     status = table.host.get("/api/host/status").json
     label = "the arrow" if face == "arrow" else face
     assert status["game"]["last_action"] == f"Red: announced {label}"
-    undone = table.host.post("/api/host/undo", json={}).json
+    undone = host_undo(table.host).json
     assert undone["undone"] and undone["game"]["notice"]["text"] == (
         f"The host took back Red's action: announced {label}"
     )
+
+
+# -- every take-back and undo names the action it confirmed ------------------------------
+
+
+def announce_then_move(table) -> tuple[dict, dict, int]:
+    """Red throws and announces 3, then moves: the host status and Red's state as each
+    page showed them after the announcement, and the cell Red moved to."""
+    red = table.device("seeker0")
+    faces = ["3", "3", "2", "4", "arrow"]
+    assert red.post("/api/seeker/command", json={"cmd": "roll", "faces": faces}).status_code == 200
+    assert red.post("/api/seeker/command", json={"cmd": "announce", "face": "3"}).status_code == 200
+    seen_by_host = table.host.get("/api/host/status").json
+    seen_by_red = red.get("/api/seeker/state").json
+    target = legal_destinations(table.service.game.current, 0, Face.THREE)[0]
+    table.move(target)
+    return seen_by_host, seen_by_red, target
+
+
+def test_the_hosts_undo_never_undoes_an_action_that_came_after_the_one_confirmed(table):
+    """Red announces, then moves, while the host's dialog says "announced": the undo is
+    refused in words naming the move (without its cell), and nothing is undone."""
+    table.new_game(["red", "blue"], dice="physical")
+    seen, _, target = announce_then_move(table)
+    assert seen["game"]["last_action"] == "Red: announced 3"
+    commands = list(table.service.game.commands)
+    stale = table.host.post("/api/host/undo", json={"action": seen["game"]["action_key"]})
+    assert stale.status_code == 409, stale.json
+    assert stale.json["error"] == (
+        'The last action is now "Red: moved a figure" (it came in the meantime): undo that instead?'
+    )
+    assert stale.json["undone"] is False and table.service.game.commands == commands
+    assert table.service.maze.cell_name(target) not in json.dumps(stale.json)
+    # The answer carries the action now named: confirmed, that one is undone.
+    again = table.host.post("/api/host/undo", json={"action": stale.json["game"]["action_key"]})
+    assert again.status_code == 200 and again.json["undone"]
+    assert table.service.game.commands == commands[:-1]
+    assert again.json["game"]["notice"]["text"] == "The host took back Red's action: moved a figure"
+    assert table.service.game.current.phase is Phase.SEEKER_MOVING
+    # The same key twice undoes nothing more (a double tap, a retried request).
+    twice = table.host.post("/api/host/undo", json={"action": stale.json["game"]["action_key"]})
+    assert twice.status_code == 409 and len(table.service.game.commands) == len(commands) - 1
+
+
+def test_the_hosts_undo_must_name_an_action(table):
+    table.new_game(["red", "blue"], dice="physical")
+    announce_then_move(table)
+    commands = list(table.service.game.commands)
+    for body in ({}, {"action": 3}, {"action": "x" * 65}):
+        res = table.host.post("/api/host/undo", json=body)
+        assert res.status_code == 400 and res.json["error"], body
+    assert table.service.game.commands == commands
+
+
+def test_a_seats_take_back_names_the_action_it_confirmed(table):
+    table.new_game(["red", "blue"], dice="physical")
+    _, seen, target = announce_then_move(table)
+    assert seen["takeback"] == "announced 3" and seen["takeback_key"]
+    red = table.device("seeker0")
+    commands = list(table.service.game.commands)
+    stale = red.post("/api/seeker/takeback", json={"action": seen["takeback_key"]})
+    name = table.service.maze.cell_name(target)
+    assert stale.status_code == 409
+    assert stale.json["error"] == (
+        f'Your last action is now "moved to {name}" (it came in the meantime): take that '
+        "back instead?"
+    )
+    assert table.service.game.commands == commands
+    key = stale.json["state"]["takeback_key"]
+    assert key and stale.json["state"]["takeback"] == f"moved to {name}"
+    took = red.post("/api/seeker/takeback", json={"action": key})
+    assert took.status_code == 200 and table.service.game.commands == commands[:-1]
+    # The mummy's page never carries a key that would tick with the seekers' commands.
+    mummy = table.device("mummy").get("/api/mummy/state").json
+    assert mummy["takeback_key"] is None
+
+
+def test_no_take_back_after_the_game_has_ended_but_the_host_may_undo_the_win(table):
+    table.new_game(["red", "blue"])
+    red, blue, mummy = (table.device(s) for s in ("seeker0", "seeker1", "mummy"))
+    play_game(table.appliance, ["red", "blue"])
+    service = table.service
+    state = service.game.current
+    assert state.is_over
+    last = service.game.actions[-1]
+    winner_page = {"mummy": mummy, "seeker0": red, "seeker1": blue}[last.seat]
+    role = "mummy" if last.seat == "mummy" else "seeker"
+    page = winner_page.get(f"/api/{role}/state").json
+    assert page["takeback"] is None and page["takeback_key"] is None  # not offered
+    key = service.published.action_key
+    commands = list(service.game.commands)
+    refused = winner_page.post(f"/api/{role}/takeback", json={"action": key})
+    assert refused.status_code == 400, refused.json
+    assert refused.json["error"].startswith("The game is over: nothing can be taken back.")
+    assert service.game.commands == commands and service.game.current.is_over
+    status = table.host.get("/api/host/status").json
+    assert status["game"]["over"] and status["game"]["last_action"]
+    undone = table.host.post("/api/host/undo", json={"action": status["game"]["action_key"]})
+    assert undone.status_code == 200 and undone.json["undone"]
+    assert not service.game.current.is_over and not undone.json["game"]["over"]
+    stored = service.journal.latest("mummy")
+    assert stored is not None and not stored.ended

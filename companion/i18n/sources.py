@@ -33,6 +33,7 @@ KEYWORDS = {
     "ServiceError": None,
     "RetryLater": None,
     "BoardRefused": None,
+    "ActionMoved": None,
     "abort": (2,),
 }
 METHODS = [

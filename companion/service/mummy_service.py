@@ -62,6 +62,14 @@ class Published:
     host_undo: Action | None = None
     #: The last take-back (its serial and action), until the next command.
     notice: tuple[int, Action] | None = None
+    #: Names the game's last action as it stands (``Service._action_key``): the host's
+    #: undo and a seat's take-back send the key they confirmed.
+    action_key: str = ""
+
+
+class ActionMoved(ServiceError):
+    """The action a take-back or the host's undo confirmed is no longer the last one:
+    nothing was done, and the message names the one that is."""
 
 
 class Service(BoardGameLoop[Published]):
@@ -108,6 +116,10 @@ class Service(BoardGameLoop[Published]):
         #: The last take-back, shown on every page until the next command.
         self._notice: tuple[int, Action] | None = None
         self._notice_serial = 0
+        #: The action key's parts: unique to this start, bumped whenever the game changes.
+        self._epoch = os.urandom(4).hex()
+        self._acted = 0
+        self._keyed: tuple[int, int, int] | None = None
         self.game = self._resume_or_new()
         self._log = _replayed_log(self.game)
         self._init_loop(self._snapshot(0))
@@ -150,14 +162,17 @@ class Service(BoardGameLoop[Published]):
         physical mission cards by treasure cell name, dealt by hand)."""
         return int(self._call("new_game", (colours, options), "host", timeout=timeout))
 
-    def undo(self, timeout: float = 5.0) -> bool:
-        """Take back the last accepted command (for table mistakes)."""
-        return bool(self._call("undo", None, "host", timeout=timeout))
+    def undo(self, confirmed: str | None = None, timeout: float = 5.0) -> bool:
+        """Take back the last accepted command (for table mistakes).  ``confirmed``: the
+        action key the host saw (``Published.action_key``); ActionMoved if the game has
+        moved on since, and nothing is undone."""
+        return bool(self._call("undo", confirmed, "host", timeout=timeout))
 
-    def take_back(self, seat: str, timeout: float = 5.0) -> Action:
-        """A seat takes back its own last action (until the next player acts); raises
-        ServiceError in player words when it may not."""
-        action: Action = self._call("take_back", seat, seat, timeout=timeout)
+    def take_back(self, seat: str, confirmed: str | None = None, timeout: float = 5.0) -> Action:
+        """A seat takes back its own last action (until the next player acts, never after
+        the game has ended); raises ServiceError in player words when it may not, and
+        ActionMoved when ``confirmed`` (the action key the page showed) is stale."""
+        action: Action = self._call("take_back", (seat, confirmed), seat, timeout=timeout)
         return action
 
     def set_occupied(self, positions: frozenset[int]) -> None:
@@ -300,6 +315,7 @@ class Service(BoardGameLoop[Published]):
             return self.game.id
         elif request.kind == "undo":
             count, action = self._host_undo()
+            self._check_confirmed(request.payload, action, "host")
             if not self._undo(count):
                 return False
             if action is not None:
@@ -307,7 +323,8 @@ class Service(BoardGameLoop[Published]):
                 self._publish([])
             return True
         elif request.kind == "take_back":
-            return self._take_back(str(request.payload))
+            seat, confirmed = request.payload
+            return self._take_back(str(seat), confirmed)
         else:
             raise ValueError(f"unknown request {request.kind!r}")
         return None
@@ -399,12 +416,49 @@ class Service(BoardGameLoop[Published]):
             said_to_mummy=msg("{what}, and what the mummy did after it", what=action.said_to_mummy),
         )
 
-    def _take_back(self, seat: str) -> Action:
+    def _action_key(self) -> str:
+        """Names the game's last action as it stands now: a new key after every accepted or
+        undone command and every new game, never the same one twice (not across a
+        restart either), while a board touch or a pause leaves it alone, and so does a
+        move replaced before the turn ended (the same action of the same seat, which the
+        mummy's page must not see change)."""
+        game = self.game
+        now = (game.id, id(game), len(game.commands))  # an undo replays a new game object
+        if now != self._keyed:
+            self._keyed = now
+            self._acted += 1
+        return f"{self._epoch}-{self._acted}"
+
+    def _check_confirmed(self, confirmed: str | None, action: Action | None, role: str) -> None:
+        """ActionMoved, naming the last action now as ``role`` may read it, when the
+        page confirmed another one (``confirmed`` None: an in-process caller)."""
+        if confirmed is None or confirmed == self._action_key():
+            return
+        if action is None:
+            raise ActionMoved("The game changed in the meantime: there is nothing to undo now.")
+        if role == "host":
+            raise ActionMoved(
+                'The last action is now "{action}" (it came in the meantime): undo that instead?',
+                action=action.label(),
+            )
+        what = action.said_to_mummy if role == "mummy" else action.said
+        raise ActionMoved(
+            'Your last action is now "{what}" (it came in the meantime): take that back instead?',
+            what=what,
+        )
+
+    def _take_back(self, seat: str, confirmed: str | None = None) -> Action:
         if self._paused is not None:
             raise ServiceError(paused_words(self._paused))
+        if self.game.current.is_over:
+            raise ServiceError(
+                "The game is over: nothing can be taken back. The host may still undo the "
+                "last action."
+            )
         action = self._last_action()
         if action is None or action.seat != seat:
             raise ServiceError("There is nothing of yours to take back: the next player has acted.")
+        self._check_confirmed(confirmed, action, seat)
         if not may_take_back(self.game.commands[-1]):
             raise ServiceError("A roll of the companion's dice cannot be taken back.")
         self._undo()
@@ -473,9 +527,12 @@ class Service(BoardGameLoop[Published]):
             log=tuple(self._log),
             paused=self._paused,
             action=(action := self._last_action()),
-            may_take_back=action is not None and may_take_back(self.game.commands[-1]),
+            may_take_back=action is not None
+            and not self.game.current.is_over
+            and may_take_back(self.game.commands[-1]),
             host_undo=self._host_undo()[1],
             notice=self._notice,
+            action_key=self._action_key(),
         )
 
     def _publish(self, events: list[Event]) -> None:

@@ -4,22 +4,37 @@ A door is a page, a JSON read, a live stream or a request that changes something
 The web layer asks ``may`` before it opens one (``companion.web.doors`` does it for
 every route); nothing opens for a device with neither a seat nor the host's cookie.
 
+Public and private are decided per device, not per page: the owner of the box often
+hosts and plays the mummy on one phone.  So the host's page shows only what every
+player may know (the mummy's view: no seeker's cell in its undo, guidance or notices),
+and the host's doors that show the figures (``/sim``, a game's record, ``/healthz``'s
+details) stay shut to a device that holds the mummy's seat ("the mummy's device").
+
 ============  =======================================  ====================================
 game          look (pages, JSON, streams)              act (commands, new games, undo)
 ============  =======================================  ====================================
 the maze      each seat its own page only: the mummy    the mummy and the seekers on their
               the mummy's, a seeker its own, the table  own pages (the engine checks turns)
               screen the table's (RULES.md: who sees
-              what); the watching seat none
+              what); the watching seat ``/watch``: the
+              mummy's view (the public view), never a
+              seeker's cell or cards
 Loot N Run    every seat and the host                   every seat but the watching one,
                                                         and the host
 the crypt     every seat and the host                   every seat but the watching one,
                                                         and the host
 the board     who holds it: everyone with a seat        the host only ("host" below)
-host, sim     the host only (``/sim`` shows every       the host only
-              figure: it is the board itself)
+host          the host only; the page and its JSON and  the host only; each command names
+              stream show the public view               the action or game it confirmed
+sim           the host, but not the mummy's device      the host, but not the mummy's device
+              (``/sim`` shows every figure: it is the
+              board itself)
+journal       a game's record (every move): the host,   --
+              but not the mummy's device
 /healthz      everyone: alive or not; the details       --
-              only to the host
+              (versions that tick with every touch of
+              the board) the host, but not the
+              mummy's device
 ============  =======================================  ====================================
 """
 
@@ -29,11 +44,13 @@ from typing import Literal
 
 from .seats import WATCH
 
-Game = Literal["mummy", "lootnrun", "crypt", "host", "sim"]
+Game = Literal["mummy", "lootnrun", "crypt", "host", "sim", "journal"]
 Action = Literal["look", "act"]
 
 #: The maze page each kind of seat may open.
-MAZE_PAGES = {"mummy": "mummy", "seeker": "seeker", "table": "table"}
+MAZE_PAGES = {"mummy": "mummy", "seeker": "seeker", "table": "table", "watch": "watch"}
+#: The seat whose device never learns where the seekers stand.
+MUMMY = "mummy"
 #: The games whose every piece is open information (any seat may look).
 OPEN_GAMES = frozenset({"lootnrun", "crypt"})
 
@@ -47,12 +64,14 @@ def may(seat: str | None, host: bool, game: Game, action: Action, page: str = ""
     """Whether a device with ``seat`` (None: no seat) and ``host`` may open the door.
 
     ``page``: for the maze, the kind of seat whose page it is ("mummy", "seeker",
-    "table"); a device may open only its own seat's page.
+    "table", "watch"); a device may open only its own seat's page.
     """
-    if game in ("host", "sim"):
+    if game == "host":
         return host
+    if game in ("sim", "journal"):
+        return sees_figures(seat, host)
     if game == "mummy":
-        return seat is not None and seat != WATCH and seat_kind(seat) == page
+        return seat is not None and seat_kind(seat) == page
     if game in OPEN_GAMES:
         if host:
             return True
@@ -67,6 +86,13 @@ def may_give_board(host: bool) -> bool:
     return host
 
 
-def may_see_health_details(host: bool) -> bool:
-    """``/healthz`` tells anyone that the companion is alive, and the host the rest."""
-    return host
+def sees_figures(seat: str | None, host: bool) -> bool:
+    """Whether the host's doors that show where the figures stand open to this device:
+    the host's, unless it holds the mummy's seat."""
+    return host and seat != MUMMY
+
+
+def may_see_health_details(seat: str | None, host: bool) -> bool:
+    """``/healthz`` tells anyone that the companion is alive, and the host the rest
+    (not the mummy's device: its versions tick with every touch of the board)."""
+    return sees_figures(seat, host)

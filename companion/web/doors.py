@@ -86,10 +86,15 @@ def denial(game: Game, seat: str | None) -> str:
     store = seats()
     if seat is None and store is not None and store.taken_over(session.get("seat")):
         return N_("This seat was opened on another phone: ask the host for a code to come back.")
-    if game in ("host", "sim"):
+    if game in ("sim", "journal") and seat == "mummy" and is_host():
+        return N_(
+            "This phone holds the mummy's seat: what shows where the seekers stand (the "
+            "simulated board, a game's record) opens only on another phone of the host."
+        )
+    if game in ("host", "sim", "journal"):
         return N_("Only the host may do this: open the host page with the PIN.")
     if seat == "watch" and game == "mummy":
-        return N_("This seat watches Loot N Run and the crypt: the maze's pages are its players'.")
+        return N_("This seat watches the maze on its own page, without the seekers' cells.")
     if seat == "watch":
         return N_("This seat watches: it cannot change the game.")
     if seat is not None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, session
+from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -24,7 +25,8 @@ from companion.i18n import N_, MessageError, Msg, counted, msg, word
 from companion.i18n.catalog import localize
 from companion.service.journal import journal_report
 from companion.service.loop import ServiceError
-from companion.service.mummy_service import Published
+from companion.service.mummy_service import ActionMoved, Published
+from companion.service.registry import GAME_NAMES
 from companion.table.seats import Seats, Table, TableOptions, check_colours
 
 from . import doors
@@ -48,10 +50,12 @@ from .payloads import (
     Payload,
     mummy_payload,
     notice_json,
+    public_board,
+    public_guidance,
     seeker_names,
     seeker_payload,
-    table_guidance,
     table_payload,
+    watch_payload,
     winner_text,
 )
 from .stream import LogDelta, Once, event, respond
@@ -68,7 +72,7 @@ MUMMY_COMMANDS = frozenset({"roll_mummy_die", "mummy_step", "end_mummy_move"})
 #: A seat's state: the keys every seat's page reads first (the rest is the role's view).
 SEAT_STATE = obj(
     {
-        "role": one_of("mummy", "seeker", "table"),
+        "role": one_of("mummy", "seeker", "table", "watch"),
         "stage": one_of("playing", "dealing"),
         "names": array(TEXT, max_items=4),
         "guidance": TEXT,
@@ -77,6 +81,17 @@ SEAT_STATE = obj(
 )
 #: A command's answer: the new state, and on a refusal the rule's words beside it.
 COMMAND_ANSWER = obj({"state": SEAT_STATE}, {"ok": BOOLEAN, "error": TEXT})
+#: A take-back or the host's undo names the action it confirmed (the page's
+#: ``takeback_key`` / the host status's ``game.action_key``).
+CONFIRMED = obj(
+    {
+        "action": {
+            **STRING,
+            "maxLength": 64,
+            "description": "The key of the action the page showed and the player confirmed.",
+        }
+    }
+)
 #: A die face by its label ("arrow") or number.
 FACE: Schema = {"anyOf": [STRING, INTEGER]}
 SEEKER_WORDS = "Move your figure on the board; the page rolls, announces and plays cards."
@@ -110,9 +125,18 @@ NEW_TABLE = obj(
             "maximum": 5,
             "description": "The computer mummy's pace is 0 to 5 seconds a step.",
         },
+        "replaces": nullable(
+            {**INTEGER, "description": "The game the host page showed, which this one ends."}
+        ),
     },
 )
-GIVE_BOARD = obj({"game": STRING}, {"pause": BOOLEAN})
+GIVE_BOARD = obj(
+    {"game": STRING},
+    {
+        "pause": BOOLEAN,
+        "from": {**STRING, "description": "The game the host page showed holding the board."},
+    },
+)
 STREAM: Schema | None = None  # server-sent events, not JSON
 #: How often a stream looks for table changes (cards entered, new codes) besides the game.
 TABLE_POLL_S = 1.0
@@ -164,16 +188,17 @@ def mummy_command() -> ResponseReturnValue:
 @bp.post("/mummy/takeback")
 @endpoint(
     "The mummy takes back its own last action (until the next player acts).",
-    body=obj(),
+    body=CONFIRMED,
     answer=COMMAND_ANSWER,
+    errors=(400, 403, 409),
 )
 def mummy_takeback() -> ResponseReturnValue:
     _, table = _need("mummy")
-    body()
+    confirmed: str = body()["action"]
     seat = computer_seat()
     if seat is not None and seat.level is not None:
         abort(409, "The computer plays the mummy in this game.")
-    return _take_back("mummy", lambda p: mummy_payload(p, table, _aid(seat, table)))
+    return _take_back("mummy", confirmed, lambda p: mummy_payload(p, table, _aid(seat, table)))
 
 
 @bp.get("/mummy/stream")
@@ -213,16 +238,17 @@ def seeker_command() -> ResponseReturnValue:
 @bp.post("/seeker/takeback")
 @endpoint(
     "A seeker takes back their own last action (until the next player acts).",
-    body=obj(),
+    body=CONFIRMED,
     answer=COMMAND_ANSWER,
+    errors=(400, 403, 409),
 )
 def seeker_takeback() -> ResponseReturnValue:
     seat, table = _need("seeker")
-    body()
+    confirmed: str = body()["action"]
     if table.dealing:
         abort(400, "Enter your mission cards first: the game starts when every seeker has.")
     index = _index(seat)
-    return _take_back(seat, lambda p: seeker_payload(p, table, index))
+    return _take_back(seat, confirmed, lambda p: seeker_payload(p, table, index))
 
 
 @bp.post("/seeker/cards")
@@ -282,6 +308,42 @@ def table_stream() -> ResponseReturnValue:
     return _live(lambda p, t: table_payload(p, t), "table")
 
 
+# -- the watching seat ---------------------------------------------------------------------
+
+
+@bp.get("/watch/state")
+@endpoint(
+    "The watching seat's state: the public view of the maze (the mummy's), no seeker.",
+    answer=SEAT_STATE,
+)
+def watch_state() -> ResponseReturnValue:
+    _, table = _need("watch")
+    return jsonify(_watching(hub())(service().published, table))
+
+
+@bp.get("/watch/stream")
+@endpoint(
+    "The watching seat's state, live (server-sent events).",
+    answer=STREAM,
+    media="text/event-stream",
+)
+def watch_stream() -> ResponseReturnValue:
+    seat, _ = _need("watch")
+    games = hub()
+    return _live(_watching(games), seat, also=lambda: games.active if games else None)
+
+
+def _watching(games: Any) -> Callable[[Published, Table], Payload]:
+    """The watching seat's payload and the game that holds the board (its page follows
+    that game)."""
+
+    def make(published: Published, table: Table) -> Payload:
+        active = games.active if games is not None else "mummy"
+        return {**watch_payload(published, table), "active_game": active}
+
+    return make
+
+
 # -- the host ----------------------------------------------------------------------------
 
 
@@ -291,7 +353,7 @@ def _need_host() -> Seats:
 
 
 @bp.post("/host/game")
-@endpoint("The host sets up a game.", body=NEW_TABLE, answer=HOST_STATUS)
+@endpoint("The host sets up a game.", body=NEW_TABLE, answer=HOST_STATUS, errors=(400, 403, 409))
 def host_game() -> ResponseReturnValue:
     """Set up a game; the same colours keep the seats (phones stay joined)."""
     store = _need_host()
@@ -303,6 +365,7 @@ def host_game() -> ResponseReturnValue:
         abort(400, message_of(exc))
     svc = service()
     with store.lock:
+        _check_game_seen(data.get("replaces"), svc.published.game_id)
         table = store.table
         if table is None or table.colours != colours:
             table = Table.new(colours, options)
@@ -323,6 +386,20 @@ def host_game() -> ResponseReturnValue:
     svc.physical_dice = options.dice == "physical"
     seat_computer(computer_seat(), options)
     return jsonify(host_status())
+
+
+def _check_game_seen(seen: int | None, now: int) -> None:
+    """409 when the host confirmed ending another game than the one now on the table (a
+    second host device set one up meanwhile)."""
+    if seen is not None and seen != now:
+        abort(
+            409,
+            msg(
+                "Another game was set up in the meantime (game {game}): look at the host "
+                "page again before you start a new one.",
+                game=now,
+            ),
+        )
 
 
 def seat_computer(seat: Any, options: TableOptions) -> None:
@@ -347,15 +424,23 @@ def host_codes() -> ResponseReturnValue:
 
 
 @bp.post("/host/undo")
-@endpoint("Take back the last action.", body=obj(), answer=obj({"undone": BOOLEAN}, closed=False))
+@endpoint(
+    "Take back the last action: the one the host confirmed (its key), or nothing.",
+    body=CONFIRMED,
+    answer=obj({"undone": BOOLEAN}, closed=False),
+    errors=(400, 403, 409),
+)
 def host_undo() -> ResponseReturnValue:
-    """Take back the last accepted action (a mistap, a figure read wrongly)."""
+    """Take back the last accepted action (a mistap, a figure read wrongly), if it is
+    still the one the host confirmed; 409 naming the one that is, otherwise."""
     store = _need_host()
-    body()
+    confirmed: str = body()["action"]
     if store.table is not None and store.table.dealing:
         abort(400, "Nothing to undo: the seekers are entering their cards.")
     try:
-        undone = service().undo()
+        undone = service().undo(confirmed)
+    except ActionMoved as exc:
+        return jsonify({"error": message_of(exc), "undone": False, **host_status()}), 409
     except ServiceError as exc:
         abort(400, message_of(exc))
     return jsonify({"undone": undone, **host_status()})
@@ -371,6 +456,11 @@ def host_board() -> ResponseReturnValue:
     board back to the maze resumes the game in restore mode."""
     _need_host()
     data = body()
+    games = hub()
+    seen = data.get("from")
+    if seen is not None and games is not None and seen != games.active:
+        name = GAME_NAMES.get(games.active, games.active)
+        abort(409, msg("The board went to {name} in the meantime: nothing was changed.", name=name))
     try:
         doors.give_board(data["game"], pause=data.get("pause", False))
     except doors.BoardRefused as exc:
@@ -385,6 +475,40 @@ def host_state() -> ResponseReturnValue:
     return jsonify(host_status())
 
 
+@bp.get("/host/stream")
+@endpoint(
+    "What the host page shows, live (server-sent events).", answer=STREAM, media="text/event-stream"
+)
+def host_stream() -> ResponseReturnValue:
+    """The host status now and whenever it changes (a game's publish, the seats, the
+    board changing hands): only what every player may know, like the page."""
+    _need_host()
+    svc = service()
+    still_open = doors.keeper("host")
+    context = request_ctx.copy()  # the status reads the seats and the hub of this app
+    lang = current_language()
+    last = ""
+    version = -1
+
+    def step() -> tuple[str, bool]:
+        nonlocal last, version
+        if svc.closing or not still_open():
+            return "", False
+        version = svc.published.version
+        with context:
+            status = host_status()
+        text = json.dumps(localize(status, lang))
+        if text == last:
+            return "", True
+        last = text
+        return f"data: {text}\n\n", True
+
+    def wait(seconds: float) -> None:
+        svc.wait_for_change(version, min(seconds, TABLE_POLL_S))
+
+    return respond(step, wait)
+
+
 @bp.get("/host/journal/<int:game_id>")
 @endpoint(
     "A game's record from the journal (JSON Lines), with any commands set aside.",
@@ -393,8 +517,9 @@ def host_state() -> ResponseReturnValue:
     errors=(403, 404, 503),
 )
 def host_journal_export(game_id: int) -> ResponseReturnValue:
-    """A game's record from the journal (JSON Lines), with any commands set aside."""
-    _need_host()
+    """A game's record from the journal (JSON Lines), with any commands set aside: every
+    seeker's move, so not for a device that holds the mummy's seat."""
+    doors.need("journal", "look")
     try:
         text = service().journal.export(game_id)
     except KeyError:
@@ -417,25 +542,30 @@ def journal_status() -> Payload:
 
 
 def host_status() -> Payload:
-    """What the host page shows: the seats, their codes, who joined, the game in short."""
+    """What the host page shows: the seats, their codes, who joined, the game in short.
+
+    Only what every player may know (the host's device may hold the mummy's seat): the
+    undo's action, the guidance and the notices without a seeker's cell, the board's
+    trouble as the mummy hears of it; the restore steps are on the table screen and the
+    seekers' pages."""
     store = seats()
     table = store.table
     published = service().published
     state = published.state
     action = published.host_undo
+    board = public_board(published)
     status: Payload = {
         "game": {
+            "id": published.game_id,
             "phase": state.phase.value,
             "round": state.rounds + 1,
             "over": state.is_over,
             "winner": winner_text(state.setup, state.winner) if state.winner else None,
-            "guidance": table_guidance(state, published),
+            "guidance": public_guidance(state, published),
             "last_action": action.label() if action is not None else None,
+            "action_key": published.action_key,
             "notice": notice_json(published, "host"),
-            "board": {
-                "connected": published.board_connected,
-                "ok": published.judgement.matches,
-            },
+            "board": {"connected": board["connected"], "ok": board["ok"]},
         },
         "table": None,
         "board": doors.board_state(),
@@ -496,11 +626,16 @@ def _submit(
     return jsonify({"ok": True, "state": make(svc.published)})
 
 
-def _take_back(seat: str, make: Callable[[Published], Payload]) -> ResponseReturnValue:
-    """A seat takes back its own last action; 400 with the reason when it may not."""
+def _take_back(
+    seat: str, confirmed: str, make: Callable[[Published], Payload]
+) -> ResponseReturnValue:
+    """A seat takes back its own last action, the one it confirmed; 400 with the reason
+    when it may not, 409 when another one is the last now (named, to ask again)."""
     svc = service()
     try:
-        svc.take_back(seat)
+        svc.take_back(seat, confirmed)
+    except ActionMoved as exc:
+        return jsonify({"error": message_of(exc), "state": make(svc.published)}), 409
     except ServiceError as exc:
         return jsonify({"error": message_of(exc), "state": make(svc.published)}), 400
     return jsonify({"ok": True, "state": make(svc.published)})
@@ -576,13 +711,19 @@ def _start_dealt_game(table: Table) -> None:
     table.recheck = []
 
 
-def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
+def _live(
+    make: Callable[[Published, Table], Payload],
+    seat: str,
+    also: Callable[[], object] = lambda: None,
+) -> Response:
     """A server-sent event stream of ``make``'s payload, sent only when it changes.
 
     Unlike a stream per published version, nothing here tells how often the service
     published (a board sensor change publishes too): the mummy must not be able to
     count a seeker's steps from the stream's rhythm.  The maze goes in the first
     message only (``Once``), and the announcements as what is new (``LogDelta``).
+    ``also``: anything else the payload reads that may change without a publish of the
+    maze (which game holds the board).
     """
     svc = service()
     store = seats()
@@ -591,14 +732,14 @@ def _live(make: Callable[[Published, Table], Payload], seat: str) -> Response:
     once = Once()
     delta = LogDelta()
     last = ""
-    seen = (-1, -1)
+    seen: tuple[int, int, object] = (-1, -1, None)
 
     def step() -> tuple[str, bool]:
         nonlocal last, seen
         if svc.closing:
             return "", False
         published = svc.published
-        now_seen = (published.version, store.serial)
+        now_seen = (published.version, store.serial, also())
         if now_seen == seen:
             return "", True
         seen = now_seen

@@ -274,9 +274,9 @@ def table() -> ResponseReturnValue:
 
 @bp.get("/watch")
 def watch() -> ResponseReturnValue:
-    """The watching seat's page: the open games it may follow."""
-    seat = doors.need("lootnrun", "look")
-    return render_template("watch.html", seat=seat, host=is_host())
+    """The watching seat's page (a spectator, a second screen): the maze as every player
+    may know it, or the game that holds the board."""
+    return _seat_page("watch", "watch.html")
 
 
 def _seat_page(kind: str, template: str) -> ResponseReturnValue:

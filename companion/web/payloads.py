@@ -61,6 +61,50 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
     if table.dealing:
         return dealing_payload(published, table, "mummy")
     view = mummy_view(state)
+    board = public_board(published)
+    payload = {
+        "role": "mummy",
+        "stage": "playing",
+        "names": seeker_names(state.setup),
+        "view": view,
+        "steps": mummy_moves(state.maze, state.mummy, view.get("mummy_steps", [])),
+        "board": board,
+        "guidance": board["message"]
+        if published.paused
+        else mummy_guidance(state, table, board["ok"]),
+        "log": _log(published, state.setup, "mummy"),
+        "caught": _caught(published, state.setup),
+        "options": _options(state, table),
+        "takeback": _takeback(published, "mummy"),
+        "takeback_key": _takeback_key(published, "mummy"),
+        "notice": notice_json(published, "mummy"),
+    }
+    if aid is not None and table.options.aid:
+        payload["aid"] = aid
+    return payload
+
+
+#: What the watching seat gets of the mummy's payload (not its controls nor its aid).
+WATCHED = ("stage", "names", "view", "board", "log", "caught", "options", "notice")
+
+
+def watch_payload(published: Published, table: Table) -> Payload:
+    """The watching seat's page (a spectator, a second screen): the mummy's payload,
+    which every player may know (the mummy, the announcements, the cards played and the
+    ankhs; never a seeker's cell or cards), without the mummy's controls, and the turn
+    in words as every player may know it."""
+    if table.dealing:
+        return dealing_payload(published, table, "watch")
+    mummy = mummy_payload(published, table)
+    watched = {key: mummy[key] for key in WATCHED}
+    return {**watched, "role": "watch", "guidance": public_guidance(published.state, published)}
+
+
+def public_board(published: Published) -> Payload:
+    """The board's health as every player may know it (the mummy, the host, the
+    watching seat): trouble only on the mummy's turn, and never the restore steps,
+    which name the seekers' cells."""
+    state: State = published.state
     # Board trouble matters to the mummy only on its own turn; during a seeker's move it
     # would flicker as a figure slides over cells and hint at the path.
     trouble = state.is_mummy_turn and not published.judgement.matches
@@ -72,23 +116,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         board["message"] = msg("The board is disconnected: the game waits until it is back.")
     elif not ok:
         board["message"] = msg("The seekers are putting the board right.")
-    payload = {
-        "role": "mummy",
-        "stage": "playing",
-        "names": seeker_names(state.setup),
-        "view": view,
-        "steps": mummy_moves(state.maze, state.mummy, view.get("mummy_steps", [])),
-        "board": board,
-        "guidance": board["message"] if published.paused else mummy_guidance(state, table, ok),
-        "log": _log(published, state.setup, "mummy"),
-        "caught": _caught(published, state.setup),
-        "options": _options(state, table),
-        "takeback": _takeback(published, "mummy"),
-        "notice": notice_json(published, "mummy"),
-    }
-    if aid is not None and table.options.aid:
-        payload["aid"] = aid
-    return payload
+    return board
 
 
 def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
@@ -118,6 +146,7 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
         "takeback": _takeback(published, f"seeker{seeker}"),
+        "takeback_key": _takeback_key(published, f"seeker{seeker}"),
         "notice": notice_json(published, "seeker"),
     }
 
@@ -305,7 +334,12 @@ def table_guidance(state: State, published: Published) -> Msg:
         return judgement.message
     if state.is_mummy_turn:
         return _mummy_turn_words(state)
-    name = colour_word(setup.figures[state.figure])
+    return _turn_words(state)
+
+
+def _turn_words(state: State) -> Msg:
+    """A seeker's turn for the shared screen: no cell, nothing that is not announced."""
+    name = colour_word(state.setup.figures[state.figure])
     if state.phase is Phase.SEEKER_TURN:
         return msg("{colour}'s turn: roll the dice.", colour=name)
     if state.phase is Phase.SEEKER_ROLLED:
@@ -313,6 +347,26 @@ def table_guidance(state: State, published: Published) -> Msg:
     if state.phase is Phase.SEEKER_MOVING and state.announced is not None:
         return msg("{colour}'s turn: {move}.", colour=name, move=move_words(name, state.announced))
     return msg("{colour}'s turn: play a card or end the turn.", colour=name)
+
+
+def public_guidance(state: State, published: Published) -> Msg:
+    """Whose turn it is and what happens, as every player may know it (the host's page,
+    the watching seat): where the table's guidance would name cells to put right, it
+    says where the steps are instead."""
+    if state.winner is not None:
+        return winner_text(state.setup, state.winner)
+    board = public_board(published)
+    if published.paused is None and published.board_connected and not board["ok"]:
+        return msg(
+            "The seekers are putting the board right: the table screen and the seekers' "
+            "pages say what goes where."
+        )
+    said: Msg | None = board["message"]
+    if said is not None:  # paused, or the board disconnected
+        return said
+    if state.is_mummy_turn:
+        return _mummy_turn_words(state)
+    return _turn_words(state)
 
 
 def mummy_guidance(state: State, table: Table, board_ok: bool) -> Msg:
@@ -488,6 +542,12 @@ def _takeback(published: Published, seat: str) -> Msg | None:
     if action is None or action.seat != seat or not published.may_take_back:
         return None
     return action.said_to_mummy if seat == "mummy" else action.said
+
+
+def _takeback_key(published: Published, seat: str) -> str | None:
+    """The key of the action this seat may take back, which the take-back sends back (only
+    then: the key changes with every command, which the mummy's page must not see)."""
+    return published.action_key if _takeback(published, seat) is not None else None
 
 
 def notice_json(published: Published, role: str) -> Payload | None:

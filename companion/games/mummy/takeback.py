@@ -28,6 +28,10 @@ from .engine import playable_card
 from .state import State
 from .words import colour_word, face_word, treasure_word
 
+#: The roles whose pages may know where the seekers stand: every other reader (the
+#: mummy, the host, the watching seat) gets an action's words without a seeker's cell.
+KNOWS_FIGURES = frozenset({"seeker", "table"})
+
 
 @dataclass(frozen=True)
 class Action:
@@ -42,14 +46,15 @@ class Action:
 
     def notice(self, role: str) -> Msg:
         """ "Blue took back: moved to D11", as ``role``'s page may read it."""
-        what = self.said_to_mummy if role == "mummy" else self.said
+        what = self.said if role in KNOWS_FIGURES else self.said_to_mummy
         if self.by_host:
             return msg("The host took back {who}'s action: {what}", who=self.who, what=what)
         return msg("{who} took back: {what}", who=self.who, what=what)
 
     def label(self) -> Msg:
-        """ "Blue: moved to D11" (for the host's undo, which may know it all)."""
-        return msg("{who}: {what}", who=self.who, what=self.said)
+        """ "Blue: moved a figure" (for the host's undo): as every player may know it,
+        since the host's device may hold the mummy's seat."""
+        return msg("{who}: {what}", who=self.who, what=self.said_to_mummy)
 
 
 def owner(before: State) -> str:

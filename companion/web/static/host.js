@@ -18,6 +18,8 @@ function gameLine(status) {
 }
 
 let lastAction = null;
+let gameShown = null;  // the game the page shows: a new game says it ends that one
+let actionKey = null;  // the key of the action the Undo button names (sent with the undo)
 let noticeShown;  // the last take-back seen (undefined until the first status)
 let flashTimer = null;
 // A message that shows for a few seconds (an undo, nothing to undo), then goes.
@@ -35,6 +37,8 @@ function update(status) {
   if (line) line.textContent = gameLine(status);
   const g = status.game;
   lastAction = g.last_action;
+  gameShown = status.table ? g.id : null;
+  actionKey = g.action_key;
   const noticeId = g.notice ? g.notice.id : null;  // a seat's take-back: every page says it
   if (noticeShown !== undefined && noticeId !== null && noticeId !== noticeShown) flash(g.notice.text);
   noticeShown = noticeId;
@@ -83,20 +87,35 @@ $("setup").addEventListener("submit", ev => {
     computer: form.querySelector("input[name=computer]:checked").value,
     pace: Number(form.querySelector("input[name=pace]").value || 0.5),
     aid: form.querySelector("input[name=aid]").checked,
+    replaces: gameShown,
   };
   if ($("game-line") && !confirm(_("Start a new game? The game now on the board ends."))) return;
   hostError("setup-error", "");
   post("/api/host/game", body).then(() => location.reload()).catch(err => hostError("setup-error", err.message));
 });
 
+// Undo the action the host confirmed (its key): if another one came in the meantime,
+// the companion undoes nothing and names it, and the host is asked again.
+function undo(key) {
+  hostError("host-error", "");
+  post("/api/host/undo", {action: key}).then(s => {
+    update(s);
+    flash(s.undone ? (s.game.notice ? s.game.notice.text : _("Undone.")) : _("Nothing to undo."));
+  }).catch(err => {
+    const s = err.data;
+    if (err.status === 409 && s && s.game) {
+      update(s);
+      if (s.game.last_action && confirm(err.message)) { undo(s.game.action_key); return; }
+    }
+    hostError("host-error", err.message);
+  });
+}
+
 if ($("undo")) {
   $("undo").addEventListener("click", () => {
+    const key = actionKey;  // the action named now, whatever the stream brings meanwhile
     if (!lastAction || !confirm(_("Undo the last action: {action}?", {action: lastAction}))) return;
-    hostError("host-error", "");
-    post("/api/host/undo").then(s => {
-      update(s);
-      flash(s.undone ? (s.game.notice ? s.game.notice.text : _("Undone.")) : _("Nothing to undo."));
-    }).catch(err => hostError("host-error", err.message));
+    undo(key);
   });
   $("codes").addEventListener("click", () => {
     if (!confirm(_("New codes for every seat? Every phone must join again."))) return;
@@ -109,14 +128,14 @@ for (const button of document.querySelectorAll(".give-board")) {
     const pause = button.dataset.pause === "true";
     if (pause && !confirm(_("Pause the maze game and give the board away? Every page says it is paused; the game goes on when the board comes back."))) return;
     hostError("board-error", "");
-    post("/api/host/board", {game: button.dataset.game, pause}).then(() => location.reload())
+    const from = $("board-owner").dataset.active;  // the game the page showed holding it
+    post("/api/host/board", {game: button.dataset.game, pause, from}).then(() => location.reload())
       .catch(err => hostError("board-error", err.message));
   });
 }
 
-function poll() {
-  fetch("/api/host/status", {credentials: "same-origin"}).then(r => r.ok ? r.json() : null)
-    .then(s => { if (s) update(s); }).catch(() => {});
-}
-poll();
-setInterval(poll, 3000);
+// The host page follows its live stream, as the seats' pages do (EventSource reconnects
+// by itself; a stream ended because the host's cookie is gone reloads to the PIN form).
+const hostStream = new EventSource("/api/host/stream");
+hostStream.onmessage = ev => update(JSON.parse(ev.data));
+hostStream.onerror = () => { if (hostStream.readyState === EventSource.CLOSED) location.reload(); };

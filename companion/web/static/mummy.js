@@ -13,7 +13,7 @@ function step(cell) { send({cmd: "mummy_step", to: cellName(cell, current.view.m
 function render(data) {
   cues.follow("mummy", data);
   renderNotice(data.notice);
-  renderTakeback("mummy", data.takeback, render);
+  renderTakeback("mummy", data.takeback, render, data.takeback_key);
   current = data;
   $("guidance").textContent = data.guidance;
   if (data.stage === "dealing") {

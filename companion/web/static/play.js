@@ -47,6 +47,7 @@ async function post(url, body) {
   if (!res.ok) {
     const err = new Error(data.error || _("The companion answered {status}.", {status: res.status}));
     err.data = data;
+    err.status = res.status;
     throw err;
   }
   return data;
@@ -313,20 +314,31 @@ function renderNotice(notice) {
   noticeTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-// The seat's own last action, offered for taking back after a confirmation naming it.
-function renderTakeback(role, what, render) {
+// The seat's own last action, offered for taking back after a confirmation naming it;
+// the take-back sends the key of the action confirmed (`key`), so nothing else is taken.
+function renderTakeback(role, what, render, key) {
   const box = $("takeback");
   if (!box) return;
   box.hidden = !what;
   if (!what) { box.replaceChildren(); return; }
   box.replaceChildren(button(_("Take back: {what}", {what}), () => {
     if (!confirm(_("Take back your last action: {what}?", {what}))) return;
-    showError("");
-    post(`/api/${role}/takeback`).then(data => render(data.state)).catch(err => {
-      showError(err.message);
-      if (err.data && err.data.state) render(err.data.state);
-    });
+    takeBack(role, key, render);
   }, {class: "secondary", id: "takeback-button"}));
+}
+
+function takeBack(role, key, render) {
+  showError("");
+  post(`/api/${role}/takeback`, {action: key}).then(data => render(data.state)).catch(err => {
+    const state = err.data && err.data.state;
+    if (state) render(state);
+    // Another action of this seat is the last one now: the server names it; ask again.
+    if (err.status === 409 && state && state.takeback_key) {
+      if (confirm(err.message)) takeBack(role, state.takeback_key, render);
+      return;
+    }
+    showError(err.message);
+  });
 }
 
 // Forms that ask first ("Leave this seat?"): the question is in data-confirm.

@@ -17,7 +17,7 @@ function send(body) { return command(ROLE, body, render); }
 function render(data) {
   cues.follow("seeker", data);
   renderNotice(data.notice);
-  renderTakeback(ROLE, data.takeback, render);
+  renderTakeback(ROLE, data.takeback, render, data.takeback_key);
   current = data;
   $("guidance").textContent = data.guidance;
   if (data.stage === "dealing") return renderDealing(data);

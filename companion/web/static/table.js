@@ -1,9 +1,34 @@
 // The table screen: the board as the seekers see it, whose turn, dice and announcements.
+// The watching seat's page (/watch) is drawn by the same script from its own payload, the
+// mummy's view: no figures on the maze; while another game holds the board, that game's
+// page fills this one.
 "use strict";
 
+const ROLE = $("watch") ? "watch" : "table";
+const GAME_PAGES = {crypt: "/crypt", lootnrun: "/lootnrun"};
+const GAME_NAMES = {crypt: _("Into the Crypt"), lootnrun: _("Loot N Run")};
 let board = null;
 
+// The watching seat follows the game that holds the board.
+function follow(active) {
+  const frame = $("other-game");
+  if (!frame) return false;
+  const page = active && active !== "mummy" ? GAME_PAGES[active] : null;
+  $("maze-game").hidden = $("maze-side").hidden = Boolean(page);
+  frame.hidden = !page;
+  $("elsewhere").hidden = !page;
+  if (page) {
+    $("elsewhere").textContent = _("The board plays {game}: the maze game waits.", {game: GAME_NAMES[active]});
+    if (frame.dataset.page !== page) { frame.dataset.page = page; frame.src = page; }
+  } else if (frame.dataset.page) {
+    delete frame.dataset.page;
+    frame.removeAttribute("src");
+  }
+  return Boolean(page);
+}
+
 function render(data) {
+  if (follow(data.active_game)) return;
   cues.follow("table", data);
   renderNotice(data.notice);
   $("guidance").textContent = data.guidance;
@@ -19,15 +44,17 @@ function render(data) {
   const v = data.view;
   renderHeaderAnkhs(_("Round {n}", {n: v.rounds + 1}));
   renderCaught(data.caught);
-  if (!board || board.options.figures !== v.positions.length) {
-    board = new Board($("board"), {figures: v.positions.length});
+  const figures = v.positions || [];  // the watching seat's view has none
+  const count = v.seekers.reduce((n, s) => n + s.figures.length, 0);
+  if (!board || board.options.figures !== count) {
+    board = new Board($("board"), {figures: count});
   }
-  board.update(v.maze, {figures: v.positions, mummy: v.mummy, named: messageCells(v.maze)});
+  board.update(v.maze, {figures, mummy: v.mummy, named: messageCells(v.maze)});
   renderDice($("dice"), v);
   $("announced").textContent = v.announced ? _("{colour} announced {face}", {colour: _(cap(v.turn_colour)), face: v.announced === "arrow" ? _("the arrow") : v.announced}) : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
 }
 
-fetch("/api/table/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
-live("table", render);
+fetch(`/api/${ROLE}/state`, {credentials: "same-origin"}).then(r => r.json()).then(render);
+live(ROLE, render);
