@@ -19,7 +19,7 @@ from companion.service.autoplay import play_game
 from companion.service.loop import ServiceError
 from companion.table.seats import Table, TableOptions
 from companion.web.payloads import mummy_payload, notice_json, seeker_payload, table_payload
-from tests.seating import host_undo
+from tests.seating import host_undo, post_form
 from tests.test_service import announce, home, moved, start, wait_until
 
 FACES = (Face.THREE, Face.THREE, Face.TWO, Face.FOUR, Face.ARROW)
@@ -246,3 +246,30 @@ def test_no_take_back_after_the_game_has_ended_but_the_host_may_undo_the_win(tab
     assert not service.game.current.is_over and not undone.json["game"]["over"]
     stored = service.journal.latest("mummy")
     assert stored is not None and not stored.ended
+
+
+def test_a_new_game_and_a_board_switch_name_the_game_the_host_confirmed(table):
+    """Two host devices: the second sets up a game while the first one's page still
+    shows the old one; the first one's "Start a new game" and board switch are refused."""
+    table.new_game(["red", "blue"])
+    shown = table.host.get("/api/host/status").json["game"]["id"]
+    other = table.app.test_client()
+    pin = table.app.extensions["companion.seats"].pin
+    assert post_form(other, "/host", "/host", {"pin": pin}).status_code == 303
+    newer = other.post("/api/host/game", json={"colours": ["red"], "replaces": shown})
+    assert newer.status_code == 200 and newer.json["game"]["id"] != shown
+    stale = table.host.post("/api/host/game", json={"colours": ["blue"], "replaces": shown})
+    assert stale.status_code == 409, stale.json
+    assert stale.json["error"].startswith("Another game was set up in the meantime")
+    assert table.service.game.id == newer.json["game"]["id"]
+    assert table.service.game.setup.figures[0].value == "red"
+    given = other.post("/api/host/board", json={"game": "lootnrun", "pause": True, "from": "mummy"})
+    assert given.status_code == 200 and table.appliance.hub.active == "lootnrun"
+    late = table.host.post(
+        "/api/host/board", json={"game": "crypt", "pause": True, "from": "mummy"}
+    )
+    assert late.status_code == 409
+    assert (
+        late.json["error"] == "The board went to Loot N Run in the meantime: nothing was changed."
+    )
+    assert table.appliance.hub.active == "lootnrun"
