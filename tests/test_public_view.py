@@ -225,3 +225,22 @@ def test_the_host_status_and_stream_show_the_public_view(table):
     code, first = opened(table.host, "/api/host/stream")
     assert code == 200 and first.startswith("data: ")
     assert json.loads(first[len("data: ") :]) == status
+
+
+def test_a_maze_games_journal_note_on_the_host_page_quotes_no_command(table):
+    """A maze game resumed in part: the reason (which may quote a seeker's command and
+    its cell) goes to the log and the export, not to the public host page."""
+    from companion.service.journal import ResumeNote
+
+    table.new_game(["red", "blue"])
+    journal = table.service.journal
+    reason = "command 7: Red may not stop on C4"
+    journal.notes.append(ResumeNote("mummy", table.service.game.id, 6, 2, reason))
+    journal.notes.append(ResumeNote("lootnrun", 99, 3, 1, "command 4: no such player"))
+    join(table.host, table.codes["mummy"])
+    notes = table.host.get("/api/host/status").json["journal"]["notes"]
+    assert [n["kind"] for n in notes] == ["mummy", "lootnrun"]
+    assert "C4" not in json.dumps(notes) and "Export it on a phone" in notes[0]["message"]
+    assert "no such player" in notes[1]["message"]
+    page = table.host.get("/host").get_data(as_text=True)
+    assert "C4" not in page and f"Maze game {table.service.game.id} could not" in page

@@ -534,11 +534,28 @@ def host_journal_export(game_id: int) -> ResponseReturnValue:
 
 
 def journal_status() -> Payload:
-    """The journal's health for the host page (a failing write, games not resumed whole)."""
+    """The journal's health for the host page (a failing write, games not resumed whole).
+
+    A maze game's note goes without its reason, which may quote a seeker's command and
+    its cell (the host page is public: the log and the record's export keep it)."""
     games = hub()
-    if games is not None:
-        return dict(games.journal_report())
-    return journal_report([service().journal])
+    report = dict(games.journal_report()) if games is not None else None
+    if report is None:
+        report = journal_report([service().journal])
+    report["notes"] = [
+        {**note, "message": _maze_note(note["game"])} if note["kind"] == "mummy" else note
+        for note in report["notes"]
+    ]
+    return report
+
+
+def _maze_note(game: int) -> Msg:
+    return msg(
+        "Maze game {game} could not be resumed whole: what could not be replayed is kept "
+        "in its record, and the log says why. Export it on a phone that does not hold the "
+        "mummy's seat.",
+        game=game,
+    )
 
 
 def host_status() -> Payload:
