@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.board.config import default_config_text
 from companion.cli import _parser, main
 from companion.inputs import Number
 
@@ -266,8 +267,9 @@ def test_an_endless_or_huge_file_is_refused_by_size_before_it_is_read(argv, kind
 def test_the_service_refuses_an_endless_journal_or_key_and_logs_an_endless_seats_file(
     kind, tmp_path
 ):
-    """What ``companion run`` reads from its state directory: the secret key and the
-    journal stop start-up in words; the seats file is logged and the phones join again."""
+    """What ``companion run`` reads besides its options: the secret key and the journal
+    stop start-up in words; the seats file is logged and the phones join again; the
+    hotspot's file is left out (the host page shows no Wi-Fi QR code), never waited for."""
     state = tmp_path / "state"
     state.mkdir()
     for name, words in (
@@ -285,7 +287,12 @@ def test_the_service_refuses_an_endless_journal_or_key_and_logs_an_endless_seats
         assert "not a journal file" in outcome.err or name == "secret_key"
         target.unlink()
     _endless(kind, state).rename(state / "seats.json")
-    outcome = run_cli(["run", "--mock", "--port=0", f"--state-dir={state}"], tmp_path, serve=True)
+    config = tmp_path / "etc"  # the hotspot's wifi.toml beside the board config: no QR code
+    config.mkdir()
+    (config / "board.toml").write_text(default_config_text(), encoding="utf-8")
+    _endless(kind, config).rename(config / "wifi.toml")
+    argv = ["run", "--mock", "--port=0", f"--state-dir={state}", f"--config={config}/board.toml"]
+    outcome = run_cli(argv, tmp_path, serve=True)
     _words(outcome)
     assert outcome.code == 0
     assert f"could not read {state / 'seats.json'} ({state / 'seats.json'}: is " in outcome.out
