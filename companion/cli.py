@@ -22,7 +22,7 @@ from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
 from companion.hardware.magnets import add_parser as add_hardware_parser
-from companion.inputs import Number, given_path, read_text
+from companion.inputs import PORT, Number, given_path, read_text
 from companion.mazes import load_maze
 
 #: The numeric options' ranges (nan, inf and anything outside: exit 2, naming the option).
@@ -30,7 +30,6 @@ GAMES = Number(1, 1_000_000, integer=True)
 SEEKERS = Number(1, 4, integer=True)
 SEED = Number(0, 2**32 - 1, integer=True)
 SECONDS = Number(0, 3600, unit="s")
-PORT = Number(0, 65535, integer=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -89,6 +89,10 @@ def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
 
 
+#: A TCP port (0: any free one).
+PORT = Number(0, 65535, integer=True)
+
+
 # -- files -----------------------------------------------------------------------------
 
 #: The largest file read by default: a maze, a board config, a game record is far less.

@@ -296,3 +296,21 @@ def test_the_service_refuses_an_endless_journal_or_key_and_logs_an_endless_seats
     _words(outcome)
     assert outcome.code == 0
     assert f"could not read {state / 'seats.json'} ({state / 'seats.json'}: is " in outcome.out
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_install_sh_and_the_hardware_build_refuse_bad_values_too(value, capsys):
+    """The two commands outside ``companion``: ``install.sh --port`` (the same port type)
+    and ``python -m companion.hardware.build DIR`` (an empty one is not the current one)."""
+    from companion.hardware import build
+    from companion.service import install
+
+    with pytest.raises(SystemExit) as info:
+        install.main(["--dry-run", f"--port={value}"])
+    assert info.value.code == 2
+    assert "argument --port: must be a whole number from 0 to 65535" in capsys.readouterr().err
+    if not value:
+        with pytest.raises(SystemExit) as info:
+            build.main(["--check", value])
+        assert info.value.code == 2
+        assert "argument directory: must name a file or directory" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from companion.board.config import BoardConfig, example_config_text, parse_config
+from companion.inputs import given_path
 from companion.mazes import load_maze
 
 from .crypt_overlay import crypt_sheet
@@ -122,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m companion.hardware.build",
         description="Generate the printable sheets, wiring tables and diagrams in hardware/.",
     )
-    parser.add_argument("directory", type=Path, nargs="?", default=Path("hardware"))
+    parser.add_argument("directory", type=given_path, nargs="?", default=Path("hardware"))
     parser.add_argument("--check", action="store_true", help="only report stale files")
     args = parser.parse_args(argv)
     if args.check:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.inputs import read_text
+from companion.inputs import PORT, read_text
 
 UNIT_NAME = "pyramid-companion.service"
 USER = "companion"
@@ -431,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("action", nargs="?", choices=["install", "uninstall"], default="install")
     parser.add_argument("--dry-run", action="store_true", help="print every step, do nothing")
-    parser.add_argument("--port", type=int, choices=[80, 8080], default=8080,
+    parser.add_argument("--port", type=PORT, choices=[80, 8080], default=8080,
                         help="80: phones open http://<name>.local/ (no port)")  # fmt: skip
     parser.add_argument("--no-start", dest="start", action="store_false",
                         help="do not (re)start the service (an image or a chroot)")  # fmt: skip
