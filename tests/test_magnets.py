@@ -1,57 +1,147 @@
-"""companion hardware magnets: magpylib fields of the real disc against the sensor limits.
+"""companion hardware magnets: worst cases searched over every figure's tolerance circle.
 
-The issue's first-order numbers for an 8 x 3 mm N35 magnet 7 mm above a 14 mm reed
-(ampere-turns along the glass): flat 116 / 45 / 32 / 75 A, upright 116 A and 1.4 A.
+The issue's figures (8 x 3 mm N35, 25 mm pitch, figures up to 5 mm off-centre, 4 magnets
+on the board): a Hall switch 11 mm below the magnet sees 13.0 mT centred and 8.9 mT 5 mm
+off; the 8 neighbour circles sum to -1.95 mT, four of them to 1.03 mT (0.54 mT at 14 mm);
+an upright 14 mm reed gets 6.6 A along its glass from four neighbours at 7 mm, 10.3 A at
+5 mm.  The old check (4 neighbours pushed 5 mm straight towards the cell) reported 1.0 A
+and 0.59 mT and passed both.
 """
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 pytest.importorskip("magpylib", reason="the [hardware] extra: make test installs it")
 
 from companion.cli import main
-from companion.hardware.magnets import SENSORS, Build, analyse, mounted
+from companion.hardware.builds import RECOMMENDED
+from companion.hardware.magnets import SENSORS, Build, analyse, mounted, reed, window
 
 
-def build(sensor: str, mount: str | None = None, depth: float = 7.0) -> Build:
-    return Build(8.0, 3.0, "N35", depth, 25.0, mounted(SENSORS[sensor], mount))
+def build(sensor: str, depth: float, mount: str | None = None, figures: int = 4) -> Build:
+    return Build(8.0, 3.0, "N35", depth, 25.0, mounted(SENSORS[sensor], mount), figures=figures)
 
 
-def test_a_flat_14mm_reed_cannot_tell_its_cell_from_the_next() -> None:
-    r = analyse(build("reed-14mm", "flat"))
-    assert r.own_centred == pytest.approx(116, abs=2)
-    assert r.own_off == pytest.approx(45, abs=2)
-    assert r.neighbour_centred == pytest.approx(-32, abs=1.5)  # opposite in sign
-    assert r.neighbour_toward == pytest.approx(-75, abs=2)
-    assert r.seen and not r.not_seen and not r.passed
+def test_the_issue_figures_for_a_hall_switch_at_11_mm() -> None:
+    v = analyse(build("drv5032fc", 11))
+    assert v.own_centred == pytest.approx(13.0, abs=0.05)
+    assert v.own_weakest.value == pytest.approx(8.9, abs=0.05)
+    assert abs(v.own_weakest.dx) + abs(v.own_weakest.dy) == pytest.approx(5.0)
+    assert v.all_eight == pytest.approx(-1.95, abs=0.02)  # every neighbour circle, one sign
+    # Four figures around an empty cell: 1.03 mT, twice the FC's 0.5 mT release minimum.
+    assert v.release_worst == pytest.approx(1.03, abs=0.01)
+    assert len(v.release_figures) == 4 and not v.released and not v.passed
+    assert analyse(build("drv5032fc", 14)).release_worst == pytest.approx(0.54, abs=0.01)
 
 
-def test_an_upright_14mm_reed_sees_its_own_figure_and_not_the_neighbours() -> None:
-    r = analyse(build("reed-14mm"))
-    assert r.own_centred == pytest.approx(116, abs=2)
-    assert r.neighbour_centred == pytest.approx(-1.4, abs=0.2)
-    assert r.seen_within_mm >= 10 and abs(r.four_neighbours) < 10
-    assert r.passed
+def test_no_depth_works_for_the_fc_and_the_aj_has_a_window() -> None:
+    """The FC releases at 0.5 mT and needs 4.8 mT: with the 8 x 3 mm magnet the
+    neighbours are too strong where a figure 5 mm off is still seen, at every depth."""
+    fc = build("drv5032fc", 11)
+    assert window(fc) == []
+    assert not analyse(fc, 15).seen  # 4.5 mT 5 mm off, below the 4.8 mT maximum
+    aj = analyse(build("drv5032aj", 8))
+    assert aj.release_worst == pytest.approx(2.3, abs=0.05) and aj.release_margin > 0
+    assert aj.own_weakest.value == pytest.approx(15.1, abs=0.1) and aj.passed
+    assert window(build("drv5032aj", 8)) == [(7.0, 10.0)]
 
 
-def test_the_hall_switch_table_and_the_opposite_sign_of_four_neighbours() -> None:
-    at_7, at_11 = analyse(build("drv5032")), analyse(build("drv5032", depth=11))
-    assert at_7.own_centred == pytest.approx(36, abs=1.5)  # mT on the axis at 7 mm
-    assert at_7.four_neighbours == pytest.approx(-3.0, abs=0.2)  # the other pole
-    assert 8 <= at_7.seen_within_mm <= 9
-    # Three millitesla of the other pole can operate an omnipolar switch; 11 mm away the
-    # neighbours give a fifth of that and the figure is still seen 8 mm off-centre.
-    assert not at_7.passed and at_11.passed and at_11.seen_within_mm >= 7.5
+def test_the_upright_14mm_reed_at_5mm_fails_on_its_neighbours() -> None:
+    at_5, at_7 = analyse(build("reed-14mm", 5)), analyse(build("reed-14mm", 7))
+    assert at_5.release_worst == pytest.approx(10.3, abs=0.05)  # A along the glass
+    assert at_7.release_worst == pytest.approx(6.6, abs=0.05)
+    assert not at_5.passed and not at_5.released and at_5.seen
+    # In catalogue terms (/ 0.6) that is 17 AT, over the 5 AT a 10 AT reed may drop out at.
+    assert at_5.release_seen == pytest.approx(10.3 / 0.6, abs=0.1)
 
 
-def test_the_command_prints_the_table_and_exits_with_the_verdict(
+def test_a_flat_14mm_reed_still_fails_and_says_where() -> None:
+    v = analyse(build("reed-14mm", 7, "flat"))
+    assert v.own_centred == pytest.approx(116, abs=2)
+    assert not v.passed and not v.released
+    names = {spot.cell for spot in v.release_figures}
+    assert "right" in names  # the glass runs under the right-hand neighbour
+
+
+def test_the_fields_of_several_neighbours_add_up() -> None:
+    one, four = (analyse(build("drv5032fc", 11, figures=n)) for n in (1, 4))
+    assert four.release_worst == pytest.approx(4 * one.release_worst, rel=0.01)
+    # The operate check counts the others too: three pull a figure's field down.
+    assert four.operate_worst == pytest.approx(one.operate_worst - 3 * one.release_worst, abs=0.01)
+
+
+@pytest.mark.parametrize("recommended", RECOMMENDED, ids=lambda r: r.key)
+def test_the_recommended_builds_pass_with_both_margins_and_a_millimetre_to_spare(
+    recommended: object,
+) -> None:
+    from companion.hardware.builds import Recommended
+
+    assert isinstance(recommended, Recommended)
+    for depth in (recommended.depth_mm - 0.5, recommended.depth_mm, recommended.depth_mm + 0.5):
+        v = analyse(recommended.build(), depth)
+        assert v.operate_margin > 0 and v.release_margin > 0, depth
+
+
+def test_the_command_shows_both_margins_and_where_the_worst_case_is(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["hardware", "magnets", "--magnet", "8x3", "--grade", "N35", "--depth", "7"]
-    assert main([*argv, "--pitch", "25", "--sensor", "reed-14mm", "--mount", "flat"]) == 1
+    argv = ["hardware", "magnets", "--magnet", "8x3", "--grade", "N35", "--pitch", "25"]
+    assert main([*argv, "--sensor", "drv5032fc", "--depth", "11"]) == 1
     out = capsys.readouterr().out
-    assert "| 7 (this build) | 116.5 |" in out and out.count("FAIL") >= 2
-    assert "ampere-turns along the glass" in out and "model:" in out
-    assert main([*argv, "--pitch", "25", "--sensor", "reed-14mm"]) == 0
-    assert "PASS: own figure seen, neighbours not" in capsys.readouterr().out
+    assert "FAIL at 11 mm:" in out and "release margin -0.53 mT" in out
+    assert "right 0.5 mm off-centre" in out and "(all 8 neighbour circles" in out
+    assert main([*argv, "--sensor", "reed-14mm", "--depth", "5"]) == 1
+    assert "FAIL at 5 mm:" in capsys.readouterr().out
+    for recommended in RECOMMENDED:
+        assert main(recommended.command().split()[1:]) == 0
+        out = capsys.readouterr().out
+        assert f"PASS at {recommended.depth_mm:g} mm:" in out
+        assert "- operate margin +" in out and "- release margin +" in out
+
+
+def test_sweep_prints_the_window_fast(capsys: pytest.CaptureFixture[str]) -> None:
+    start = time.monotonic()
+    assert main(["hardware", "magnets", "--sensor", "drv5032aj", "--sweep"]) == 0
+    assert "passes from 7 to 10 mm" in capsys.readouterr().out
+    assert main(["hardware", "magnets", "--sensor", "drv5032fc", "--sweep"]) == 1
+    assert "no depth from 1 to 30 mm passes" in capsys.readouterr().out
+    assert time.monotonic() - start < 20
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--depth", "nan", "must be a number above 0 up to 50 (mm)"),
+        ("--tolerance", "inf", "must be a number from 0 to 50 (mm)"),
+        ("--at", "25-20", "a pull-in band is LOW-HIGH"),
+        ("--at", "nan-20", "a pull-in band is LOW-HIGH"),
+        ("--figures", "9", "must be a whole number from 1 to 8"),
+        ("--dropout", "-1", "must be a number from 0.1 to 1"),
+        ("--magnet", "8xinf", "a magnet is DIAMETERxHEIGHT"),
+    ],
+)
+def test_bad_options_are_refused_in_words(
+    option: str, value: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["hardware", "magnets", option, value])
+    assert stop.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_a_tolerance_past_half_the_pitch_and_a_band_on_a_hall_switch_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["hardware", "magnets", "--tolerance", "13"]) == 2
+    assert "under half the pitch (12.5 mm)" in capsys.readouterr().out
+    assert main(["hardware", "magnets", "--sensor", "drv5032aj", "--at", "20-25"]) == 2
+    assert "for reed switches" in capsys.readouterr().out
+
+
+def test_an_ordered_band_changes_the_reed_limits() -> None:
+    banded = Build(8.0, 3.0, "N35", 8.5, 25.0, mounted(reed(12.7, (20.0, 25.0)), None))
+    v = analyse(banded)
+    assert banded.sensor.operate_max == 25 and banded.sensor.release_min == 10
+    assert v.passed and v.operate_seen == pytest.approx(v.operate_worst / 0.75)
