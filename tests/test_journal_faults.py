@@ -631,7 +631,9 @@ def test_damage_while_running_refuses_commands_and_the_export_in_words(tmp_path,
         assert service.game.current is before
         export = table.host.get(f"/api/host/journal/{game_id}")
         assert export.status_code == 503
-        assert "damaged" in export.json["error"] and "log names the file" in export.json["error"]
+        assert export.json["error"].startswith(
+            "The game journal on the Pi's storage is damaged and cannot be read."
+        )
         status = table.host.get("/api/host/status").json
         assert "damaged" in str(status["journal"]["problem"])
         assert service._thread is not None and service._thread.is_alive()

@@ -89,6 +89,10 @@ DAMAGED = msg(
     "The game journal on the Pi's storage is damaged: this was not saved."
     " The companion's log names the file and what to do."
 )
+DAMAGED_READ = msg(
+    "The game journal on the Pi's storage is damaged and cannot be read."
+    " The companion's log names the file and what to do."
+)
 
 
 def _user() -> str:
@@ -453,6 +457,8 @@ class Journal(Closing):
         """The refusal for a failed read or write; the log says it once per problem, and
         for a damaged file names it and what to do."""
         message = _write_failure(exc)
+        if message == DAMAGED and kind is JournalReadError:
+            message = DAMAGED_READ
         if self.problem != message:
             log.error("journal %s: %s (%s)", self.path, message, exc)
             if _is_damage(exc):
