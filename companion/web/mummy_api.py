@@ -8,6 +8,7 @@ record's JSON (``{"cmd": "roll"}``); rule errors come back as 400 with the messa
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -482,19 +483,24 @@ def host_state() -> ResponseReturnValue:
 def host_stream() -> ResponseReturnValue:
     """The host status now and whenever it changes (a game's publish, the seats, the
     board changing hands): only what every player may know, like the page."""
-    _need_host()
+    store = _need_host()
     svc = service()
     still_open = doors.keeper("host")
     context = request_ctx.copy()  # the status reads the seats and the hub of this app
     lang = current_language()
     last = ""
-    version = -1
+    version, serial, made = -1, -1, 0.0
 
     def step() -> tuple[str, bool]:
-        nonlocal last, version
+        nonlocal last, version, serial, made
         if svc.closing or not still_open():
             return "", False
-        version = svc.published.version
+        now = time.monotonic()
+        # Anew when the game or the seats changed, else once a TABLE_POLL_S (the board
+        # changing hands, the journal's health): not at every tick of the broadcaster.
+        if (svc.published.version, store.serial) == (version, serial) and now - made < TABLE_POLL_S:
+            return "", True
+        version, serial, made = svc.published.version, store.serial, now
         with context:
             status = host_status()
         text = json.dumps(localize(status, lang))
