@@ -248,9 +248,9 @@ def test_no_take_back_after_the_game_has_ended_but_the_host_may_undo_the_win(tab
     assert stored is not None and not stored.ended
 
 
-def test_a_new_game_and_a_board_switch_name_the_game_the_host_confirmed(table):
+def test_a_new_game_a_board_switch_and_new_codes_name_what_the_host_confirmed(table):
     """Two host devices: the second sets up a game while the first one's page still
-    shows the old one; the first one's "Start a new game" and board switch are refused."""
+    shows the old one; the first one's new game, board switch and new codes are refused."""
     table.new_game(["red", "blue"])
     shown = table.host.get("/api/host/status").json["game"]["id"]
     other = table.app.test_client()
@@ -273,3 +273,12 @@ def test_a_new_game_and_a_board_switch_name_the_game_the_host_confirmed(table):
         late.json["error"] == "The board went to Loot N Run in the meantime: nothing was changed."
     )
     assert table.appliance.hub.active == "lootnrun"
+    # "New codes" names the codes the page showed: renewed meanwhile, nothing changes.
+    key = table.host.get("/api/host/status").json["table"]["codes_key"]
+    assert other.post("/api/host/codes", json={"renews": key}).status_code == 200
+    codes = dict(table.app.extensions["companion.seats"].table.codes)
+    again = table.host.post("/api/host/codes", json={"renews": key})
+    assert again.status_code == 409 and again.json["error"] == (
+        "The codes were renewed in the meantime: the phones need the new ones."
+    )
+    assert table.app.extensions["companion.seats"].table.codes == codes

@@ -7,6 +7,7 @@ record's JSON (``{"cmd": "roll"}``); rule errors come back as 400 with the messa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable
@@ -403,6 +404,12 @@ def _check_game_seen(seen: int | None, now: int) -> None:
         )
 
 
+def codes_key(table: Table) -> str:
+    """Names the seats' codes as they stand (the host page's "New codes" sends it back)."""
+    joined = ",".join(f"{seat}={table.codes[seat]}" for seat in sorted(table.codes))
+    return hashlib.sha256(joined.encode()).hexdigest()[:16]
+
+
 def seat_computer(seat: Any, options: TableOptions) -> None:
     """Give the mummy's seat to the computer (or back to a person) and set the aid."""
     if seat is not None:
@@ -410,14 +417,25 @@ def seat_computer(seat: Any, options: TableOptions) -> None:
 
 
 @bp.post("/host/codes")
-@endpoint("New codes for every seat.", body=obj(), answer=HOST_STATUS)
+@endpoint(
+    "New codes for every seat.",
+    body=obj(
+        {},
+        {"renews": {**STRING, "maxLength": 64, "description": "The codes the host page showed."}},
+    ),
+    answer=HOST_STATUS,
+    errors=(400, 403, 409),
+)
 def host_codes() -> ResponseReturnValue:
-    """New codes for every seat: every phone must join again."""
+    """New codes for every seat: every phone must join again.  ``renews``: the codes'
+    key the host page showed (``table.codes_key``); renewed meanwhile, 409."""
     store = _need_host()
-    body()
+    seen = body().get("renews")
     with store.lock:
         if store.table is None:
             abort(400, "Set up a game first.")
+        if seen is not None and seen != codes_key(store.table):
+            abort(409, "The codes were renewed in the meantime: the phones need the new ones.")
         store.table.renew_codes()
         store.save()
         store.bump()
@@ -601,6 +619,7 @@ def host_status() -> Payload:
             "options": table.to_json()["options"],
             "dealing": table.dealing,
             "all_joined": table.all_joined,
+            "codes_key": codes_key(table),
             "seats": [
                 {
                     "seat": seat,

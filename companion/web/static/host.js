@@ -19,6 +19,7 @@ function gameLine(status) {
 
 let lastAction = null;
 let gameShown = null;  // the game the page shows: a new game says it ends that one
+let codesShown = null;  // the codes the page shows: "New codes" says it renews those
 let actionKey = null;  // the key of the action the Undo button names (sent with the undo)
 let noticeShown;  // the last take-back seen (undefined until the first status)
 let flashTimer = null;
@@ -38,6 +39,7 @@ function update(status) {
   const g = status.game;
   lastAction = g.last_action;
   gameShown = status.table ? g.id : null;
+  codesShown = status.table ? status.table.codes_key : null;
   actionKey = g.action_key;
   const noticeId = g.notice ? g.notice.id : null;  // a seat's take-back: every page says it
   if (noticeShown !== undefined && noticeId !== null && noticeId !== noticeShown) flash(g.notice.text);
@@ -119,7 +121,7 @@ if ($("undo")) {
   });
   $("codes").addEventListener("click", () => {
     if (!confirm(_("New codes for every seat? Every phone must join again."))) return;
-    post("/api/host/codes").then(() => location.reload()).catch(err => hostError("host-error", err.message));
+    post("/api/host/codes", {renews: codesShown}).then(() => location.reload()).catch(err => hostError("host-error", err.message));
   });
 }
 
