@@ -102,7 +102,10 @@ REED = Recommended(
     order_code="MDSR-7-20-25",
     depth_mm=8.5,
     body_mm=(12.7, 1.8, 1.8),
-    per_sensor="leads neither cut nor bent within 3 mm of the glass (that raises the AT)",
+    per_sensor=(
+        "the leads bent as little as you can, well away from the glass: cutting or "
+        "bending them raises the AT (Standex); check a batch on the 3 x 3 jig"
+    ),
 )
 
 HALL = Recommended(
@@ -119,3 +122,27 @@ HALL = Recommended(
 
 #: The recommended builds, reed first (it fits both designs).
 RECOMMENDED = (REED, HALL)
+
+#: A figure slid across the maze at hand speed spends 30 to 80 ms over a 25 mm cell
+#: (docs/board-config.md, "Settle time").
+SLIDE_OVER_CELL_MS = 80
+#: The DRV5032's 20 Hz versions sample every 27 to 75 ms (13.3 to 37 Hz, TI SLVSDC7).
+HALL_PERIOD_MAX_MS = 75
+
+
+def settle_needed_ms(recommended: Recommended) -> int:
+    """The settle time that keeps a slid figure from reporting the cells it passes: a reed
+    is closed only while the figure is over it; a sampled Hall switch holds its output
+    until the next sample, up to one whole period longer."""
+    hold = 0 if recommended.sensor.is_reed else HALL_PERIOD_MAX_MS
+    return SLIDE_OVER_CELL_MS + hold
+
+
+def verdict_table(recommended: Recommended) -> str:
+    """The tool's verdicts around the recommended depth, as hardware/README.md quotes them."""
+    d = recommended.depth_mm
+    build = recommended.build()
+    lines = magnets.table(build, [d - 1, d - 0.5, d, d + 0.5, d + 1])
+    lines.append("")
+    lines += ["- " + line for line in magnets.explain(build, magnets.analyse(build))[:2]]
+    return "\n".join(lines)

@@ -8,9 +8,10 @@ as lines, the way schematics keep a page readable.
 
 Blocks: the Raspberry Pi (or the Pi and the Pico), the 74HC165 chain (its last and
 first chip, the rest alike) or the diode matrix, one sensor input in detail (pull-up
-and reed switch, or a DRV5032FC Hall switch), the 74AHCT125 level shifter, the
-series resistor, the NeoPixel chain with power fed at both ends, the 5 V supply sized
-from ``leds.max_milliamps``, and the buttons and buzzer.
+and reed switch, or the recommended Hall switch with its 100 nF), the 74AHCT125 level
+shifter, the series resistor, the NeoPixel chain with 5 V and GND fed into every row
+from two bus wires, the 5 V supply sized from ``leds.max_milliamps``, and the buttons
+and buzzer.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 from companion.board.config import BoardConfig
 
+from .builds import HALL
 from .drawing import (
     INK,
     Circle,
@@ -36,6 +38,7 @@ from .drawing import (
     text_width,
 )
 from .wiring import (
+    BUS_MM2,
     CLOCK_RESISTOR,
     COLUMN_PULLUP,
     FIRMWARE_MATRIX,
@@ -45,6 +48,7 @@ from .wiring import (
     PI_HEADER,
     PICO_PINS,
     PicoMatrix,
+    led_feed,
     power_budget,
     sensor_wires,
 )
@@ -269,16 +273,26 @@ def _input_detail(s: Sketch, x: float, y: float) -> None:
     hx = x + 62
     s.add(Text(hx, y + 16, "or a Hall switch:", 2.4, bold=True))
     s.add(Rect(hx, y + 22, 22, 16, Style(stroke=INK, width=0.4, fill="#ffffff")))
-    s.add(Text(hx + 11, y + 28, "DRV5032FC", 2.3, "middle", bold=True))
+    s.add(Text(hx + 11, y + 28, HALL.sensor.key.upper(), 2.3, "middle", bold=True))
     s.add(Text(hx + 11, y + 31.5, "(open drain)", 2.0, "middle"))
     s.wire((hx, y + 26), (hx - 4, y + 26))
-    s.add(Text(hx - 4.5, y + 26.8, "3V3", 2.2, "end"))
+    s.add(Text(hx - 4.5, y + 24.8, "3V3", 2.2, "end"))
+    # Its own 100 nF from VCC to GND, right at the sensor.
+    s.dot(hx - 4, y + 26)
+    s.capacitor(hx - 4, y + 26, y + 41, "")
+    s.add(Text(hx - 7.5, y + 35, "100 nF", 2.0, "end"))
+    s.ground(hx - 4, y + 41)
     s.wire((hx + 22, y + 30), (hx + 28, y + 30))
     s.add(Text(hx + 28.5, y + 30.8, "OUT", 2.2))
     s.add(Text(hx + 28.5, y + 33.6, "to input", 2.0))
     s.wire((hx + 11, y + 38), (hx + 11, y + 41))
     s.ground(hx + 11, y + 41)
-    s.note(hx - 2, y + 52, ["keep the 10 kohm pull-up;", "100 nF at every chip"], 2.2)
+    s.note(
+        hx - 2,
+        y + 52,
+        ["keep the 10 kohm pull-up;", "100 nF at every sensor", "and at every chip"],
+        2.2,
+    )
 
 
 def _led_section(s: Sketch, config: BoardConfig, y: float, data_net: str) -> None:
@@ -325,10 +339,29 @@ def _led_section(s: Sketch, config: BoardConfig, y: float, data_net: str) -> Non
     )
     v_in = s.pin(strip_x, y + 26, "left", "5V")
     g_in = s.pin(strip_x, y + 34, "left", "GND")
-    v_out = s.pin(strip_x + 104, y + 26, "right", "5V (far end)")
-    g_out = s.pin(strip_x + 104, y + 34, "right", "GND (far end)")
-    s.net(v_out, "5V")
-    s.net(g_out, "GND")
+    # The 5 V and GND bus wires along the board's side, tapped into every row's first pixel.
+    feed = led_feed(config)
+    taps = [y + 7 + 7.5 * k for k in range(4)]
+    buses = ((strip_x + 109, "5V", 0.0), (strip_x + 119, "GND", 2.5))
+    for bx, name, dy in buses:
+        s.wire((bx, taps[0] + dy), (bx, y + 48))
+        s.net(Anchor(bx, y + 48, "bottom"), name)
+        for ty in taps:  # a tap into every row; the GND tap crosses the 5 V bus unjoined
+            s.wire((strip_x + 104, ty + dy), (bx, ty + dy))
+            s.dot(bx, ty + dy)
+    for k, ty in enumerate(taps):
+        label = f"row {k + 1}" if k < 3 else f"... all {feed.runs}"
+        s.add(Text(strip_x + 102, ty + 2, label, 2.0, "end"))
+    s.note(
+        strip_x,
+        y + 46,
+        [
+            f"{BUS_MM2:g} mm2 bus wires: 5 V and GND into every row's first pixel,",
+            f"drop at most {feed.drop_every_row:.2f} V at the limit "
+            f"(fed at one end only: {feed.drop_one_end:.2f} V)",
+        ],
+        2.0,
+    )
     # Power at the input end, with the capacitor across it.
     s.wire((v_in.x, v_in.y), (v_in.x - 14, v_in.y))
     s.wire((g_in.x, g_in.y), (g_in.x - 14, g_in.y))

@@ -26,6 +26,15 @@ from dataclasses import dataclass, field
 
 from companion.board.config import BoardConfig
 
+from .builds import (
+    MAGNET_DIAMETER_MM,
+    MAGNET_GRADE,
+    MAGNET_HEIGHT_MM,
+    RECOMMENDED,
+    STACK,
+    Recommended,
+)
+
 #: BCM GPIO number -> physical pin of the Raspberry Pi's 40-pin header.
 PI_HEADER = {
     2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32, 13: 33,
@@ -257,6 +266,85 @@ def power_budget(config: BoardConfig) -> PowerBudget:
         pixels_at_full_white=min(leds.count, math.floor(budget / per_pixel)),
         share_of_full_white=min(1.0, budget / (leds.count * per_pixel)),
         supply_amps=math.ceil(leds.max_milliamps * 1.25 / 500.0 - 1e-9) / 2.0,
+    )
+
+
+#: The LED power wiring the guide prescribes, and what the voltage drops assume: 5 V and
+#: GND bus wires of 0.75 mm2 (18 AWG) along the board's side, one pitch between the rows'
+#: taps; 0.2 mm2 (24 AWG) 5 V and GND jumpers from pixel to pixel, one pitch long;
+#: copper at 0.0175 ohm mm2/m; the supply at the bus's first tap.
+BUS_MM2 = 0.75
+JUMPER_MM2 = 0.2
+COPPER_OHM_MM2_PER_M = 0.0175
+#: The WS2812B's lowest supply voltage (its datasheet: 3.5 to 5.3 V).
+WS2812B_MIN_VOLTS = 3.5
+
+
+@dataclass(frozen=True)
+class LedFeed:
+    """How far the 5 V sags at the worst pixel when the LEDs draw the configured limit,
+    all of it where it hurts most (volts, 5 V and GND wires together)."""
+
+    runs: int  # the rows (and pad groups) fed from the bus, each at its first pixel
+    drop_every_row: float  # fed into every row, as the guide says
+    drop_one_end: float  # fed at pixel 0 only, through every jumper: the mistake
+
+    @property
+    def lowest_one_end(self) -> float:
+        return 5.0 - self.drop_one_end
+
+
+def _ladder_drop(segment_ohms: Sequence[float], beyond: Sequence[float], limit: float) -> float:
+    """The drop along a line of segments (supply first) when each carries at most what
+    the pixels beyond it can draw and at most ``limit`` (mA); both wires counted."""
+    return 2 * sum(r * min(limit, i) / 1000.0 for r, i in zip(segment_ohms, beyond, strict=True))
+
+
+def led_feed(config: BoardConfig) -> LedFeed:
+    """The worst voltage drop of the LED supply wiring, fed into every row or at one end.
+
+    An upper bound: each wire carries the most the pixels beyond it can draw (every
+    pixel at full white), capped by ``leds.max_milliamps``, which is what the limiter
+    lets the strip draw when a frame lights the far pixels.
+    """
+    leds, pitch_m = config.leds, config.cell_pitch_mm / 1000.0
+    per_pixel = 3 * leds.milliamps_per_channel + leds.idle_milliamps
+    bus = COPPER_OHM_MM2_PER_M * pitch_m / BUS_MM2
+    jumper = COPPER_OHM_MM2_PER_M * pitch_m / JUMPER_MM2
+    runs = [run.last - run.first + 1 for run in led_runs(config)]
+    worst = 0.0
+    for k, pixels in enumerate(runs):
+        # The bus up to this run's tap (the tap of run 0 is the supply), then the run.
+        to_tap = [bus] * k
+        through_bus = [per_pixel * sum(runs[j:]) for j in range(1, k + 1)]
+        along = [jumper] * (pixels - 1)
+        through_run = [per_pixel * (pixels - j) for j in range(1, pixels)]
+        drop = _ladder_drop(to_tap + along, through_bus + through_run, leds.max_milliamps)
+        worst = max(worst, drop)
+    n = leds.count
+    one_end = _ladder_drop(
+        [jumper] * (n - 1), [per_pixel * (n - j) for j in range(1, n)], leds.max_milliamps
+    )
+    return LedFeed(len(runs), round(worst, 2), round(one_end, 2))
+
+
+def feed_instruction(config: BoardConfig) -> str:
+    """The one LED power instruction, with the drops for this config's count and limit."""
+    feed = led_feed(config)
+    return (
+        f"Feed 5 V and GND into the first pixel of every row ({feed.runs} feeds: the "
+        f"{config.rows} rows and the pad groups) from two {BUS_MM2:g} mm2 bus wires run "
+        "along the board's side, with 1000 uF across 5 V and GND where the supply joins "
+        f"them. With {config.leds.count} pixels and `leds.max_milliamps` = "
+        f"{config.leds.max_milliamps:,.0f} mA the worst pixel then sees at most "
+        f"{feed.drop_every_row:.2f} V less than the supply. Fed only at pixel 0, through "
+        f"{config.leds.count - 1} {JUMPER_MM2:g} mm2 jumpers, the far pixels would sag by "
+        f"up to {feed.drop_one_end:.2f} V, to {feed.lowest_one_end:.2f} V"
+        + (
+            f", below the WS2812B's {WS2812B_MIN_VOLTS:g} V minimum."
+            if feed.lowest_one_end < WS2812B_MIN_VOLTS
+            else "."
+        )
     )
 
 
@@ -524,12 +612,51 @@ def _power_section(config: BoardConfig) -> Section:
         "Power budget",
         (
             "The current limiter scales every frame so the estimated draw never exceeds "
-            "`leds.max_milliamps`; the supply only has to deliver that. Feed 5 V and GND "
-            "into both ends of the chain (for more than about 100 pixels the thin strip "
-            "conductors drop too much voltage), with 1000 uF across 5 V and GND where the "
-            "supply joins.",
+            "`leds.max_milliamps`; the supply only has to deliver that.",
+            feed_instruction(config),
         ),
         (Table(("", ""), rows),),
+    )
+
+
+def sensor_builds(config: BoardConfig) -> tuple[Recommended, ...]:
+    """The recommended sensor builds that fit this board: a Hall switch needs power and
+    its own input (the 74HC165 chain or a GPIO), a passive matrix needs switches."""
+    powered = config.sensors.backend in ("shift_register", "gpio")
+    return tuple(b for b in RECOMMENDED if b.sensor.is_reed or powered)
+
+
+def _sensor_section(config: BoardConfig) -> Section:
+    rows = tuple(
+        (
+            b.part,
+            f"`{b.order_code}`",
+            f"{b.depth_mm:g} mm"
+            + (f" (its face {b.face_depth_mm:g} mm)" if not b.sensor.is_reed else " (glass top)"),
+            f"{b.below_carrier_top_mm:g} mm",
+            b.per_sensor,
+            f"`{b.command()}`",
+        )
+        for b in sensor_builds(config)
+    )
+    return Section(
+        "Sensors and magnets",
+        (
+            f"Every figure carries an {MAGNET_DIAMETER_MM:g} x {MAGNET_HEIGHT_MM:g} mm "
+            f"{MAGNET_GRADE} disc, axially magnetised, its underside "
+            f"{STACK.figure_floor_mm:g} mm above the figure base's underside, over a "
+            f"{STACK.cover_mm:g} mm cover and the {STACK.print_mm:g} mm printed maze. Depth is "
+            "from the magnet's underside to the sensing element; the carrier holds the "
+            "package face (a reed: the top of its glass) the given distance below its top. "
+            "Each build passes `companion hardware magnets` with both margins "
+            '(hardware/README.md, "Magnets").',
+        ),
+        (
+            Table(
+                ("sensor", "order code", "depth", "below the carrier top", "with it", "checked by"),
+                rows,
+            ),
+        ),
     )
 
 
@@ -583,6 +710,7 @@ def wiring_page(config: BoardConfig, pico: PicoMatrix = FIRMWARE_MATRIX) -> list
                     "the Pi",
                 )
             )
+    sections.append(_sensor_section(config))
     sections.append(_cell_grid_section(config, wires))
     sections.append(_led_section(config))
     sections.append(_power_section(config))

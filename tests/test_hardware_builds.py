@@ -1,0 +1,132 @@
+"""The recommended builds: one source (companion/hardware/builds.py) that the guide, the
+BOM, the wiring sheets, the diagrams and the board configs quote, kept agreeing here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.board.config import example_config_text
+from companion.hardware.build import reference_config
+from companion.hardware.builds import (
+    HALL,
+    HALL_PERIOD_MAX_MS,
+    RECOMMENDED,
+    REED,
+    STACK,
+    settle_needed_ms,
+    verdict_table,
+)
+from companion.hardware.wiring import led_feed, sensor_builds, wiring_page
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+FLAT = " ".join(README.split())  # for phrases that wrap
+SHEETS = {
+    name: (ROOT / "hardware" / f"wiring-{name}.md").read_text(encoding="utf-8")
+    for name in ("reference-1", "reference-2")
+}
+CONFIGS = {"reference-1": "reference-1-pi", "reference-2": "reference-2-pico"}
+
+
+def _block(name: str) -> str:
+    match = re.search(rf"<!-- verdicts: {name} [^>]*-->\n(.*?)\n<!-- end -->", README, re.S)
+    assert match, f"hardware/README.md has no verdict block for {name}"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("recommended", RECOMMENDED, ids=lambda r: r.key)
+def test_the_guide_quotes_the_tools_own_verdicts(recommended: object) -> None:
+    pytest.importorskip("magpylib", reason="the [hardware] extra")
+    from companion.hardware.builds import Recommended
+
+    assert isinstance(recommended, Recommended)
+    fresh = verdict_table(recommended)
+    assert _block(recommended.key) == fresh, "update hardware/README.md:\n" + fresh
+    assert f"| {recommended.depth_mm:g} (this build) |" in fresh and "| pass |" in fresh
+    assert "operate margin +" in fresh and "release margin +" in fresh
+    assert f"`{recommended.command()}`" in README
+
+
+def test_the_bom_orders_the_band_and_the_variant_and_where_each_part_sits() -> None:
+    bom = README[README.index("## Bill of materials") : README.index("## Reed or Hall")]
+    for recommended in RECOMMENDED:
+        assert f"**{recommended.order_code}**" in bom
+        assert f"{recommended.depth_mm:g} mm below the magnet's underside" in bom
+    assert f"its face {HALL.face_depth_mm:g} mm" in bom
+    assert "100 nF ceramic capacitors, one at every Hall switch" in bom
+    assert f"**{STACK.figure_floor_mm:g} mm above the figure base's underside**" in bom
+    # A generic part is named only as what fails.
+    assert "10-20 AT" not in README and "DRV5032FC Hall switches" not in bom
+    magnets = README[README.index("## Magnets") : README.index("## Power budget")]
+    assert f"{REED.below_carrier_top_mm:g} mm (reed)" in magnets
+    assert f"{HALL.below_carrier_top_mm:g} mm (DRV5032AJ" in magnets
+
+
+@pytest.mark.parametrize("name", ["reference-1", "reference-2"])
+def test_the_wiring_sheets_and_configs_name_the_builds_that_fit(name: str) -> None:
+    config = reference_config(name)
+    fits = sensor_builds(config)
+    assert (HALL in fits) == (name == "reference-1")  # no Hall switch in a passive matrix
+    sheet, toml = SHEETS[name], example_config_text(CONFIGS[name])
+    for recommended in RECOMMENDED:
+        quoted = f"`{recommended.order_code}`" in sheet
+        assert quoted == (recommended in fits)
+        assert (recommended.order_code in toml) == (recommended in fits)
+    sensors = next(s for s in wiring_page(config) if s.title == "Sensors and magnets")
+    assert {row[1] for row in sensors.tables[0].rows} == {f"`{b.order_code}`" for b in fits}
+    for recommended in fits:  # verified at the config's own pitch
+        pytest.importorskip("magpylib", reason="the [hardware] extra")
+        from companion.hardware.magnets import analyse
+
+        assert analyse(recommended.build(config.cell_pitch_mm)).passed
+
+
+def test_one_led_power_instruction_everywhere() -> None:
+    texts = {
+        path: path.read_text(encoding="utf-8")
+        for path in [
+            *(ROOT / "hardware").glob("*.md"),
+            *(ROOT / "hardware").glob("wiring-diagram-*.svg"),
+            ROOT / "firmware" / "README.md",
+        ]
+    }
+    for path, text in texts.items():
+        assert "both ends" not in text and "far end)" not in text, path
+    feed = led_feed(reference_config("reference-1"))
+    assert feed.drop_every_row < 0.5 < 5.0 - 3.5 < feed.drop_one_end  # why every row
+    power = FLAT[FLAT.index("## Power budget") :]
+    assert "Feed 5 V and GND into the first pixel of every row" in power
+    assert f"at most {feed.drop_every_row:.2f} V less" in power
+    assert f"up to {feed.drop_one_end:.2f} V, to {feed.lowest_one_end:.2f} V" in power
+    for name, sheet in SHEETS.items():
+        assert f"at most {feed.drop_every_row:.2f} V less than the supply" in sheet, name
+        diagram = texts[ROOT / "hardware" / f"wiring-diagram-{name}.svg"]
+        assert "every row&apos;s first pixel" in diagram or "every row's first pixel" in diagram
+        assert f"all {feed.runs}" in diagram
+
+
+def test_a_bigger_limit_or_more_pixels_sag_more() -> None:
+    config = reference_config("reference-1")
+    text = example_config_text("reference-1-pi").replace(
+        "max_milliamps = 4000", "max_milliamps = 8000"
+    )
+    from companion.board.config import parse_config
+
+    doubled = led_feed(parse_config(text, "big.toml"))
+    assert doubled.drop_one_end > led_feed(config).drop_one_end
+    assert doubled.drop_every_row > led_feed(config).drop_every_row
+
+
+def test_the_timing_docs_follow_the_sampling_period() -> None:
+    assert HALL_PERIOD_MAX_MS == 75 and settle_needed_ms(HALL) == 155
+    assert settle_needed_ms(REED) <= reference_config("reference-2").sensors.settle_ms
+    assert "up to 75 ms" in FLAT and "13.3 to 37 Hz" in FLAT
+    assert f"must cover **{settle_needed_ms(HALL)} ms**" in FLAT
+    assert "50 ms before a change" not in FLAT and "20 Hz sampling" not in FLAT
+    board = " ".join((ROOT / "docs" / "board-config.md").read_text(encoding="utf-8").split())
+    assert f"must cover **{settle_needed_ms(HALL)} ms**" in board
+    assert "Hall switches: 155" in example_config_text("reference-1-pi")
+    assert "0.65 mm below the SOT-23's face and 1.03 mm below the TO-92's" in FLAT
