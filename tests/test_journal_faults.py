@@ -641,3 +641,46 @@ def test_damage_while_running_refuses_commands_and_the_export_in_words(tmp_path,
         assert "Traceback" not in caplog.text
     finally:
         appliance.close()
+
+
+@pytest.fixture(scope="module")
+def crashed_with_a_log(tmp_path_factory) -> tuple[bytes, bytes]:
+    """A journal copied as a power cut leaves it: its last commits only in the
+    write-ahead log (``-wal``), not yet in the main file."""
+    path = tmp_path_factory.mktemp("wal") / "journal.sqlite3"
+    maze, text = load_maze()
+    journal = Journal(path)
+    journal.db.execute("PRAGMA wal_autocheckpoint=0")
+    for _ in range(3):
+        game_id = journal.new_game("mummy", setup_to_json(make_setup(maze, ("red", "blue")), text))
+        for row in GOOD_ROWS:
+            journal.append(game_id, json.loads(row))
+    files = path.read_bytes(), Path(f"{path}-wal").read_bytes()
+    journal.close()
+    return files
+
+
+@pytest.mark.parametrize("how", ["cut in half", "header zeroed", "junk in a frame"])
+def test_a_damaged_write_ahead_log_starts_with_the_commits_before_the_damage(
+    tmp_path, crashed_with_a_log, how
+):
+    """SQLite checks every frame of the log and stops at the first bad one, without an
+    error: the commits from there on are lost, the companion starts with the rest (a
+    limit of SQLite's log, said in docs/service.md), never with a traceback."""
+    main_file, log = crashed_with_a_log
+    damaged = bytearray(log)
+    if how == "cut in half":
+        damaged = damaged[: len(damaged) // 2]
+    elif how == "header zeroed":
+        damaged[:32] = bytes(32)
+    else:
+        damaged[len(damaged) // 2 : len(damaged) // 2 + 400] = random.Random(1).randbytes(400)
+    (tmp_path / "journal.sqlite3").write_bytes(main_file)
+    (tmp_path / "journal.sqlite3-wal").write_bytes(bytes(damaged))
+    app = start(tmp_path)
+    try:
+        game = app.service.game
+        assert game.id <= 3 and len(game.commands) <= len(GOOD_ROWS)
+        assert app.hub.status()["status"] == "ok"
+    finally:
+        app.close()
