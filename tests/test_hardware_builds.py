@@ -130,3 +130,17 @@ def test_the_timing_docs_follow_the_sampling_period() -> None:
     assert f"must cover **{settle_needed_ms(HALL)} ms**" in board
     assert "Hall switches: 155" in example_config_text("reference-1-pi")
     assert "0.65 mm below the SOT-23's face and 1.03 mm below the TO-92's" in FLAT
+
+
+def test_the_guide_says_how_many_magnets_each_build_stands() -> None:
+    pytest.importorskip("magpylib", reason="the [hardware] extra")
+    from dataclasses import replace
+
+    from companion.hardware.magnets import analyse
+
+    claim = "the Hall build still passes with 7 magnets (`--figures 7`), the reed build only with 4"
+    assert claim in FLAT
+    assert analyse(replace(HALL.build(), figures=7)).passed
+    assert not analyse(replace(HALL.build(), figures=8)).passed
+    assert analyse(replace(REED.build(), figures=4)).passed
+    assert not analyse(replace(REED.build(), figures=5)).passed

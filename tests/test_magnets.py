@@ -145,3 +145,35 @@ def test_an_ordered_band_changes_the_reed_limits() -> None:
     v = analyse(banded)
     assert banded.sensor.operate_max == 25 and banded.sensor.release_min == 10
     assert v.passed and v.operate_seen == pytest.approx(v.operate_worst / 0.75)
+
+
+@pytest.mark.parametrize(
+    ("sensor", "mount", "depth", "grid"),
+    [("drv5032fc", None, 11.0, 0.2), ("reed-14mm", "flat", 7.0, 0.5)],
+)
+def test_the_fast_search_finds_what_a_dense_grid_finds(
+    sensor: str, mount: str | None, depth: float, grid: float
+) -> None:
+    """Every neighbour circle and the own circle sampled on a dense square grid, without
+    symmetry or refinement: the search finds the same worst cases (or worse ones)."""
+    from companion.hardware.magnets import NEIGHBOURS, fields
+
+    b = build(sensor, depth, mount)
+    steps = round(5 / grid)
+    disc = [
+        (i * grid, j * grid)
+        for i in range(-steps, steps + 1)
+        for j in range(-steps, steps + 1)
+        if (i * i + j * j) * grid * grid <= 25 + 1e-9
+    ]
+    lows, highs = [], []
+    for _, nx, ny in NEIGHBOURS:
+        values = fields(b, depth, [(nx * 25 + x, ny * 25 + y) for x, y in disc])
+        lows.append(min(values))
+        highs.append(max(values))
+    dense_release = max(sum(sorted(h for h in highs if h > 0)[-4:]), -sum(sorted(lows)[:4]))
+    own = min(abs(v) for v in fields(b, depth, disc))
+    v = analyse(b)
+    assert v.release_worst >= dense_release * 0.999
+    assert v.release_worst <= dense_release * 1.01  # and not an overestimate
+    assert abs(v.own_weakest.value) == pytest.approx(own, rel=0.002)

@@ -64,6 +64,7 @@ FIGURES = 4
 #: Where a sensing element lies below its package face (TI SLVSDC7, "Hall Element
 #: Location"), mm.
 ELEMENT_BELOW_FACE = {"sot23": 0.65, "to92": 1.03}
+PACKAGE_NAMES = {"sot23": "SOT-23", "to92": "TO-92"}
 #: The 8 neighbour cells, in pitches, with a name for the report ("right" is the next
 #: column, "down" the next row as the maze is printed).
 NEIGHBOURS = (
@@ -210,7 +211,7 @@ class Build:
     def describe(self) -> str:
         where = (
             f"the sensing element {self.depth_mm:g} mm below the magnet's underside "
-            f"(the {self.package.upper()} face {self.face_depth_mm():g} mm)"
+            f"(the {PACKAGE_NAMES[self.package]} face {self.face_depth_mm():g} mm)"
             if not self.sensor.is_reed
             else f"the top of the glass {self.depth_mm:g} mm below the magnet's underside"
         )
@@ -671,8 +672,8 @@ def parse_band(text: str) -> tuple[float, float]:
     return low, high
 
 
-def add_parser(sub: Any) -> None:
-    """``companion hardware magnets``."""
+def add_parser(sub: Any) -> Any:
+    """``companion hardware magnets``; returns the hardware commands, for the others."""
     hardware = sub.add_parser("hardware", help="design checks for the board")
     commands = hardware.add_subparsers(title="hardware commands")
     magnets = commands.add_parser(
@@ -715,6 +716,7 @@ def add_parser(sub: Any) -> None:
     )
     magnets.add_argument("--sweep", action="store_true", help="the window of depths that pass")
     magnets.set_defaults(func=_magnets_command)
+    return commands
 
 
 def _magnets_command(args: argparse.Namespace) -> int:
