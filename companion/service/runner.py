@@ -7,6 +7,7 @@ import os
 import secrets
 import signal
 import socket
+import struct
 import sys
 from pathlib import Path
 from types import FrameType
@@ -31,6 +32,8 @@ log = logging.getLogger("companion")
 SYSTEM_STATE_DIR = Path("/var/lib/pyramid-companion")
 #: Bytes of the secret key that signs the seat cookies.
 MIN_KEY_BYTES = 32
+#: Linux's ioctl for an interface's IPv4 address.
+SIOCGIFADDR = 0x8915
 
 
 class Shutdown(SystemExit):
@@ -103,7 +106,8 @@ def hardware_error(exc: BaseException) -> StartupError:
 
 
 def addresses(port: int) -> list[str]:
-    """The addresses phones should open: hostname.local and the LAN IPs (no traffic sent)."""
+    """The addresses phones should open: hostname.local and the LAN IPs (no traffic
+    sent): the companion's own, for the log, the join links and the QR codes."""
     host = socket.gethostname()
     at = "" if port == 80 else f":{port}"
     urls = [f"http://{host}.local{at}/"]
@@ -111,10 +115,30 @@ def addresses(port: int) -> list[str]:
         infos = socket.getaddrinfo(host, None, socket.AF_INET)
     except OSError:
         infos = []
-    for ip in sorted({info[4][0] for info in infos}):
-        if not str(ip).startswith("127."):
+    ips = {str(info[4][0]) for info in infos} | set(interface_ips())
+    for ip in sorted(ips):
+        if not ip.startswith("127."):
             urls.append(f"http://{ip}{at}/")
     return urls
+
+
+def interface_ips() -> list[str]:
+    """The IPv4 address of each network interface (Linux; elsewhere none): the hotspot's
+    own address (10.42.0.1) is often not among the hostname's."""
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            request = struct.pack("256s", name[:15].encode())
+            try:
+                answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
+            except OSError:  # no IPv4 address on this interface
+                continue
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
 
 
 def run(

@@ -25,8 +25,9 @@ the phones a figure of the maze stood there): the players lift it and put the pi
 down.  ``left_behind`` is how many magnets were masked at the hand-over, for the
 pages' "take the maze's figures off" (it never changes while the other game plays).
 
-The maze is told when it loses the board (``board_taken``: it pauses) and gets the
-whole board back with ``set_occupied`` (it resumes in restore mode); the masks end then.
+The maze is told whenever another game takes the board (``board_taken``: it pauses, and
+names the game that holds it, after every switch) and gets the whole board back with
+``set_occupied`` (it resumes in restore mode); the masks end then.
 """
 
 from __future__ import annotations
@@ -100,9 +101,10 @@ class GameHub:
                 self._masked.clear()
                 self._left_behind = 0
             visible = self._visible(kind)
-        taken = getattr(previous, "board_taken", None)
-        if taken is not None:
-            taken(kind)
+        for other, service in self.services.items():  # every waiting game names the new
+            taken = getattr(service, "board_taken", None)  # holder, not only the one that
+            if other != kind and taken is not None:  # gave it (crypt -> Loot N Run)
+                taken(kind)
         self.changed.set()
         log.info("the board now plays %s", kind)
         self.services[kind].set_occupied(visible)

@@ -11,6 +11,15 @@ seat, while it is still this device's (``d``): one device per seat, a second dev
 takes the seat over only after a confirmation, and the first one is told why it was
 shut out.  The watching seat is read-only and may be open on any number of devices.
 
+A seat ends on the server, not only in the cookie: "Leave" unbinds the device from its
+seat (``leave``), so a copy of the cookie taken before opens nothing afterwards.
+
+The host's cookie holds the host token.  "New codes" makes a new one (``new_codes``):
+the device that asked gets it, every other host device needs the PIN again.  The PIN is
+new at every start; a start also ends the host token when the host has not used it for
+``HOST_KEEP_S`` (the last game night's, or a copy taken then), while a host who was
+active just before (a power cut, a restart during the game) stays host.
+
 Wrong join codes and wrong host PINs are counted per address (``Throttle``); what may be
 opened with which seat is said in ``doors.py``.
 
@@ -26,6 +35,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +60,13 @@ CODE_LOCK_S = 30.0
 SEEKER_COLOURS = ("red", "turquoise", "blue", "violet")
 #: The read-only seat: Loot N Run and the crypt (open information), any number of devices.
 WATCH = "watch"
+#: A start keeps the host's token only if the host used it within this many seconds.
+HOST_KEEP_S = 12 * 3600.0
+#: The host's last use is written down at most this often (an SD card, not every request).
+HOST_SEEN_SAVE_S = 300.0
+#: Watching devices that left, remembered by their device id; beyond this many, every
+#: watching device must join again (the list cannot grow without end).
+MAX_LEFT = 256
 
 
 class Throttle:
@@ -163,6 +180,10 @@ class Table:
     joined: list[str] = field(default_factory=list)
     #: The device that holds each playing seat (a random id in its cookie).
     devices: dict[str, str] = field(default_factory=dict)
+    #: Watching devices that left their seat (their device ids): their cookies end.
+    left: list[str] = field(default_factory=list)
+    #: Counts the times every watching device was shut out (``left`` grew too long).
+    watch_version: int = 0
 
     @property
     def seats(self) -> list[str]:
@@ -191,6 +212,19 @@ class Table:
         self.version += 1
         self.joined = []
         self.devices = {}
+        self.left = []
+
+    def unbind(self, seat: str, device: str) -> None:
+        """``device`` leaves ``seat``: the seat is free, that device's cookie ends."""
+        if seat != WATCH:
+            self.devices.pop(seat, None)
+            if seat in self.joined:
+                self.joined.remove(seat)
+        elif len(self.left) < MAX_LEFT:
+            self.left.append(device)
+        else:  # too many to remember: every watching device joins again
+            self.left = []
+            self.watch_version += 1
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -209,6 +243,8 @@ class Table:
             recheck=[str(s) for s in data.get("recheck", [])],
             joined=[str(s) for s in data.get("joined", [])],
             devices={str(k): str(v) for k, v in data.get("devices", {}).items()},
+            left=[str(d) for d in data.get("left", [])],
+            watch_version=int(data.get("watch_version", 0)),
         )
         for seat in table.seats:  # a table saved before a seat was added gets its code
             table.codes.setdefault(seat, new_code())
@@ -241,6 +277,8 @@ class Seats:
         self.pin = pin or new_pin()
         self.lock = threading.RLock()
         self.host_token: str | None = None
+        #: When the host token was last used (wall clock; ``HOST_KEEP_S``).
+        self.host_seen = time.time()
         self.table: Table | None = None
         #: Wrong host PINs, by the address they came from.
         self.pin_guesses = Throttle(PIN_TRIES, PIN_LOCK_S)
@@ -286,6 +324,30 @@ class Seats:
         own = self.host_token
         return isinstance(token, str) and own is not None and hmac.compare_digest(token, own)
 
+    def host_used(self, now: float) -> None:
+        """The host token was just used: written down now and then (``HOST_KEEP_S``); a
+        write that fails only logs (the host goes on)."""
+        with self.lock:
+            if 0 <= now - self.host_seen < HOST_SEEN_SAVE_S:
+                return
+            self.host_seen = now
+            try:
+                self.save()
+            except OSError as exc:
+                log.warning("could not note the host's last visit in %s: %s", self.path, exc)
+
+    def new_codes(self) -> str:
+        """New codes for every seat and a new host token, which only the device that
+        asked gets: every phone joins again, every other host device needs the PIN."""
+        with self.lock:
+            assert self.table is not None
+            self.table.renew_codes()
+            self.host_token = secrets.token_urlsafe(18)
+            self.host_seen = time.time()
+            self.save()
+            self.bump()
+            return self.host_token
+
     # -- seats -------------------------------------------------------------------------
 
     def seat_of(self, cookie: object) -> str | None:
@@ -306,13 +368,16 @@ class Seats:
             return None, False
         if not isinstance(seat, str) or seat not in table.seats:
             return None, False
-        if seat != WATCH:
-            device = cookie.get("d")
-            own = table.devices.get(seat)
-            if own is None or not isinstance(device, str):
+        device = cookie.get("d")
+        if seat == WATCH:
+            if cookie.get("w", 0) != table.watch_version or device in table.left:
                 return None, False
-            if not hmac.compare_digest(device.encode(), own.encode()):
-                return None, True
+            return seat, False
+        own = table.devices.get(seat)
+        if own is None or not isinstance(device, str):
+            return None, False
+        if not hmac.compare_digest(device.encode(), own.encode()):
+            return None, True
         return seat, False
 
     def held_elsewhere(self, seat: str, cookie: object) -> bool:
@@ -334,7 +399,21 @@ class Seats:
                 table.joined.append(seat)
             self.save()
             self.bump()
-            return {"table": table.id, "v": table.version, "seat": seat, "d": device}
+            cookie: dict[str, Any] = {"table": table.id, "v": table.version, "seat": seat}
+            if seat == WATCH:
+                cookie["w"] = table.watch_version
+            return {**cookie, "d": device}
+
+    def leave(self, cookie: object) -> None:
+        """This device gives its seat up, on the server too: the seat is free, and a
+        copy of this cookie taken before opens nothing afterwards."""
+        with self.lock:
+            seat = self.seat_of(cookie)
+            if seat is None or self.table is None or not isinstance(cookie, dict):
+                return
+            self.table.unbind(seat, str(cookie.get("d")))
+            self.save()
+            self.bump()
 
     # -- persistence -------------------------------------------------------------------
 
@@ -351,6 +430,7 @@ class Seats:
             return
         data = {
             "host": self.host_token,
+            "host_seen": self.host_seen,
             "table": None if self.table is None else self.table.to_json(),
         }
         tmp = self.path.with_suffix(".tmp")
@@ -368,6 +448,9 @@ class Seats:
             data = json.loads(read_text(self.path))
             host = data.get("host")
             self.host_token = host if isinstance(host, str) else None
+            seen = data.get("host_seen")
+            if isinstance(seen, (int, float)) and not isinstance(seen, bool):
+                self.host_seen = float(seen)  # a file from before has none: kept as now
             table = data.get("table")
             self.table = Table.from_json(table) if table else None
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -375,3 +458,22 @@ class Seats:
                 "could not read %s (%s): the host and the phones must join again", self.path, exc
             )
             self.host_token, self.table = None, None
+        self._end_idle_host(time.time())
+
+    def _end_idle_host(self, now: float) -> None:
+        """At a start: a host token unused for ``HOST_KEEP_S`` ends (the host opens the
+        host page with this start's PIN); a clock that went back counts as recent."""
+        if self.host_token is None or now - self.host_seen <= HOST_KEEP_S:
+            return
+        hours = (now - self.host_seen) / 3600
+        log.info(
+            "the host has not been here for %.0f hours: the old host cookies end, the "
+            "host page needs this start's PIN",
+            hours,
+        )
+        self.host_token = secrets.token_urlsafe(18)  # nobody holds it: the PIN is needed
+        self.host_seen = now
+        try:
+            self.save()
+        except OSError as exc:
+            log.warning("could not write %s: %s", self.path, exc)

@@ -30,15 +30,14 @@ def create_app(
     app.config.update(
         SECRET_KEY=secret_key,
         TESTING=testing,
-        SESSION_COOKIE_SAMESITE="Strict",
-        SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import contract, doors, favicon, health, language, rules, sim
+    from . import contract, doors, favicon, health, language, rules, session, sim
 
+    session.init_app(app)
     language.init_app(app)
     favicon.init_app(app)
     rules.init_app(app)

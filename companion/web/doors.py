@@ -11,7 +11,7 @@ by it, so the host must say so (``pause``).
 
 from __future__ import annotations
 
-import secrets
+import time
 from collections.abc import Callable
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
@@ -34,6 +34,7 @@ from companion.table.seats import Seats
 
 from .context import hub, service
 from .language import text_of
+from .session import csrf_ok, csrf_token
 
 #: Methods that change nothing (no token, no origin check).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -55,8 +56,12 @@ def current_seat() -> str | None:
 
 
 def is_host() -> bool:
+    """This device holds the host's cookie (its use is noted: ``Seats.host_used``)."""
     store = seats()
-    return store is not None and store.is_host(session.get("host"))
+    if store is None or not store.is_host(session.get("host")):
+        return False
+    store.host_used(time.time())
+    return True
 
 
 def need(game: Game, action: Action, page: str = "") -> str | None:
@@ -113,15 +118,6 @@ def refuse(message: str, status: int = 403) -> NoReturn:
 # -- cross-site requests ---------------------------------------------------------------
 
 
-def csrf_token() -> str:
-    """This session's token for forms (made on first use)."""
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = secrets.token_urlsafe(18)
-        session["csrf"] = token
-    return token
-
-
 def check_request() -> None:
     """Refuse a state-changing request from another site, or a form without the token."""
     if request.method in SAFE_METHODS:
@@ -133,11 +129,8 @@ def check_request() -> None:
             refuse("This request came from another site: open the companion's own page.")
     elif origin == "null":  # a sandboxed page or a redirect from elsewhere
         refuse("This request came from another site: open the companion's own page.")
-    if request.mimetype != "application/json":
-        sent = request.form.get("csrf", "")
-        own = session.get("csrf")
-        if not isinstance(own, str) or not secrets.compare_digest(sent.encode(), own.encode()):
-            refuse("This form has expired: open the page again and send it from there.")
+    if request.mimetype != "application/json" and not csrf_ok(request.form.get("csrf", "")):
+        refuse("This form has expired: open the page again and send it from there.")
 
 
 def init_app(app: Flask) -> None:

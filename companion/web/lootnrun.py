@@ -292,25 +292,29 @@ def stream() -> ResponseReturnValue:
     """The view now and after every change, as server-sent events.
 
     The current view is always sent first (also on a reconnect, whose Last-Event-ID may
-    come from before a restart); the stream ends when either service shuts down (the
-    maze's service is told first at shutdown, so open streams do not hold the server).
+    come from before a restart), and again whenever the board changes hands; the stream
+    ends when either service shuts down (the maze's service is told first at shutdown,
+    so open streams do not hold the server).
     """
     svc = _service()
     maze = service()
-    make = _view_maker(svc, hub())
+    games = hub()
+    make = _view_maker(svc, games)
     still_open = keeper("lootnrun")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     version = -1
+    board: tuple[Any, ...] = ()
     lang = current_language()  # the stream outlives its request: the language is kept
 
     def step() -> tuple[str, bool]:
-        nonlocal version
+        nonlocal version, board
         if svc.closing or bool(getattr(maze, "closing", False)) or not still_open():
             return "", False
         published = svc.published
-        if published.version == version:
-            return "", True
-        version = published.version
+        holder = (getattr(games, "active", None), getattr(maze, "paused", None))
+        if published.version == version and holder == board:  # the board changing hands
+            return "", True  # changes the page too (who holds it, the maze paused)
+        version, board = published.version, holder
         with app.app_context():
             return _event(version, localize(make(published), lang)), True
 

@@ -60,6 +60,7 @@ from .payloads import (
     watch_payload,
     winner_text,
 )
+from .session import remember
 from .stream import LogDelta, Once, event, respond
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
@@ -427,8 +428,9 @@ def seat_computer(seat: Any, options: TableOptions) -> None:
     errors=(400, 403, 409),
 )
 def host_codes() -> ResponseReturnValue:
-    """New codes for every seat: every phone must join again.  ``renews``: the codes'
-    key the host page showed (``table.codes_key``); renewed meanwhile, 409."""
+    """New codes for every seat and a new host cookie: every phone must join again,
+    every other host device needs the PIN.  ``renews``: the codes' key the host page
+    showed (``table.codes_key``); renewed meanwhile, 409."""
     store = _need_host()
     seen = body().get("renews")
     with store.lock:
@@ -436,9 +438,7 @@ def host_codes() -> ResponseReturnValue:
             abort(400, "Set up a game first.")
         if seen is not None and seen != codes_key(store.table):
             abort(409, "The codes were renewed in the meantime: the phones need the new ones.")
-        store.table.renew_codes()
-        store.save()
-        store.bump()
+        remember(host=store.new_codes())  # this device stays host; other hosts need the PIN
     return jsonify(host_status())
 
 

@@ -38,6 +38,7 @@ from .context import service
 from .doors import current_seat, is_host
 from .mummy_api import host_status, seat_name, seats
 from .payloads import seeker_names
+from .session import remember
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,7 @@ def home() -> ResponseReturnValue:
         return redirect(url_for("pages.host"))
     token = seats().claim_host()
     if token is not None:
-        _remember(host=token)
+        remember(host=token)
         return redirect(url_for("pages.host"))
     return render_template("landing.html", error=_shut_out())
 
@@ -117,7 +118,9 @@ def join_confirmed(code: str) -> ResponseReturnValue:
 
 @bp.post("/leave")
 def leave() -> ResponseReturnValue:
-    """Give up this device's seat (to join another one)."""
+    """Give up this device's seat (to join another one): on the server too, so a copy
+    of the cookie taken before no longer opens it."""
+    seats().leave(session.get("seat"))
     session.pop("seat", None)
     return redirect(url_for("pages.home"), code=303)
 
@@ -164,13 +167,8 @@ def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
         return render_template(
             "join.html", code=normalise_code(code), name=seat_name(seat, names), taken=True
         )
-    _remember(seat=store.join(seat))
+    remember(seat=store.join(seat))
     return render_template("joined.html", url=_seat_url(seat), name=seat_name(seat, names))
-
-
-def _remember(**values: object) -> None:
-    session.permanent = True
-    session.update(values)
 
 
 def _seat_url(seat: str) -> str:
@@ -189,7 +187,7 @@ def host() -> ResponseReturnValue:
         token = seats().claim_host()
         if token is None:
             return render_template("pin.html", error=None), 403
-        _remember(host=token)
+        remember(host=token)
     status = host_status()
     urls = join_urls()
     table = status["table"]
@@ -224,20 +222,25 @@ def host_pin() -> ResponseReturnValue:
             else N_("That is not the PIN: it is in the companion's log.")
         )
         return render_template("pin.html", error=error), 403
-    _remember(host=token)
+    remember(host=token)
     return redirect(url_for("pages.host"), code=303)
 
 
 def join_urls() -> list[str]:
     """The addresses phones should open, the best for a QR code first (an IP address:
-    phones do not all resolve ``.local`` names)."""
+    phones do not all resolve ``.local`` names).
+
+    Only the companion's own addresses (``addresses``: its name and its interfaces'
+    IPs, on the port it listens on), never the request's ``Host:`` header, which any
+    phone may spoof; the address this device used comes first when it is one of them.
+    """
     port = int(request.environ.get("SERVER_PORT") or 80)
     urls = addresses(port)
     here = request.host_url
-    if urlsplit(here).hostname not in ("localhost", "127.0.0.1", "::1"):
+    if here in urls:
         urls = [here, *(u for u in urls if u != here)]
     by_ip = [u for u in urls if (urlsplit(u).hostname or "").replace(".", "").isdigit()]
-    return [*by_ip, *(u for u in urls if u not in by_ip)] or [here]
+    return [*by_ip, *(u for u in urls if u not in by_ip)]
 
 
 def wifi_data(ssid: str, password: str) -> str:

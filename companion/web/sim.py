@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, render_template, request, session
+from flask import Blueprint, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from companion.games.mummy.views import maze_view
@@ -15,6 +15,7 @@ from .context import appliance, service
 from .contract import ANY_OBJECT, INTEGER, array, body, endpoint, obj
 from .doors import is_host, keeper, need, seats
 from .payloads import table_guidance
+from .session import remember
 from .stream import event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
@@ -31,8 +32,7 @@ def _host_only() -> None:
         store = seats()
         token = store.claim_host() if store is not None else None
         if token is not None:
-            session.permanent = True
-            session["host"] = token
+            remember(host=token)
     need("sim", "look")
 
 

@@ -79,7 +79,12 @@ def refuse_stream(full: Key) -> NoReturn:
 
 def respond(step: Step, wait: Callable[[float], None], *, retry: bool = False) -> Response:
     """The live stream of ``step``: handed to the broadcaster when the server allows it,
-    refused in words when its device or seat already holds its share of streams."""
+    refused in words when its device or seat already holds its share of streams.
+
+    ``HEAD`` gets the stream's headers only: no event, no hand-over, no share held."""
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":
+        return Response(b"", mimetype="text/event-stream", headers=headers)
     streams = broadcaster()
     mine = holds(streams.limits)
     full = streams.claim(mine)
@@ -93,7 +98,6 @@ def respond(step: Step, wait: Callable[[float], None], *, retry: bool = False) -
     if sock is not None:
         streams.add(sock, step, mine)
         return Response(status=204)  # never sent: the connection is the broadcaster's now
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     body = _Releasing(as_generator(step, wait, retry=retry), streams, mine)
     return Response(body, mimetype="text/event-stream", headers=headers)
 
