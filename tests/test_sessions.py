@@ -18,7 +18,6 @@ import pytest
 from companion.service.runner import addresses
 from companion.table import seats as seats_module
 from companion.web import create_app
-from companion.web import session as session_module
 from tests.seating import join, token_of
 from tests.test_pages import KEY, Table, start
 
@@ -96,6 +95,8 @@ def test_a_page_served_without_the_cookie_still_joins_with_it(table):
 
 
 def test_a_token_signed_for_another_address_or_expired_is_refused(table, monkeypatch):
+    from companion.web import session as session_module
+
     table.new_game(["red", "blue"])
     code = table.codes["table"]
     elsewhere = table.app.test_client()
@@ -137,11 +138,14 @@ def leave(client: Any, page: str) -> Any:
     return client.post("/leave", data={"csrf": token_of(html)})
 
 
-@pytest.mark.parametrize(("seat", "page", "api"), [
-    ("seeker0", "/seeker", "/api/seeker/state"),
-    ("mummy", "/mummy", "/api/mummy/state"),
-    ("watch", "/watch", "/lootnrun/api/view"),
-])
+@pytest.mark.parametrize(
+    ("seat", "page", "api"),
+    [
+        ("seeker0", "/seeker", "/api/seeker/state"),
+        ("mummy", "/mummy", "/api/mummy/state"),
+        ("watch", "/watch", "/lootnrun/api/view"),
+    ],
+)
 def test_leave_ends_the_seat_on_the_server(table, seat, page, api):
     table.new_game(["red", "blue"])
     phone = table.device(seat)

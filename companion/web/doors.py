@@ -3,8 +3,9 @@ who may see what, is ``companion.table.doors``).
 
 Besides the seat checks this holds the two locks every state-changing request passes:
 a request whose ``Origin`` (or, without one, ``Referer``) is another site is refused,
-and anything but JSON (a form) must carry the session's CSRF token (a JSON request
-cannot come from another site without the browser naming it in ``Origin``).
+and anything but JSON (a form) must carry the session's CSRF token, or one signed for
+this address on a page served without a cookie (``session.py``; a JSON request cannot
+come from another site without the browser naming it in ``Origin``).
 The board changes hands here too, and only by the host: a running maze game is paused
 by it, so the host must say so (``pause``).
 """

@@ -1,0 +1,126 @@
+"""Links from another site, in a real browser (Playwright on Debian's chromium): a page on
+a second origin (``localhost`` on another port, while the phones use the companion at
+``127.0.0.1``: another site) links to the companion's pages, as a chat message or a QR
+scanner app would.  After every click the seat and the host still work."""
+
+from __future__ import annotations
+
+import http.server
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.test_browser import CHROMIUM, Server, browser, phone, sync_api
+
+assert CHROMIUM.exists()
+
+__all__ = ["browser"]  # the module's fixture, shared with the other browser tests
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("sessions"))
+    yield server
+    server.stop()
+
+
+class Elsewhere:
+    """Another site: one page of links to the companion, served on another port."""
+
+    def __init__(self) -> None:
+        self.links: list[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                items = "".join(f'<li><a href="{u}">{u}</a></li>' for u in outer.links)
+                body = f"<!doctype html><title>chat</title><ul>{items}</ul>".encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://localhost:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def elsewhere() -> Iterator[Elsewhere]:
+    site = Elsewhere()
+    yield site
+    site.close()
+
+
+def status_of(page: Any, url: str, path: str) -> int:
+    """What the companion answers this device's own request for ``path`` (same site)."""
+    page.goto(url + "/favicon.ico")
+    return int(page.evaluate(f"fetch({path!r}).then(r => r.status)"))
+
+
+def test_links_from_another_site_never_replace_a_seat_or_the_host(
+    server: Server, browser: Any, elsewhere: Elsewhere
+) -> None:
+    expect = sync_api.expect
+    host = phone(browser)
+    host.goto(server.url + "/")
+    expect(host).to_have_url(server.url + "/host")
+    host.get_by_role("button", name=re.compile("Start the game")).click()
+    expect(host.locator("#seats li")).to_have_count(5)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    red = phone(browser)
+    red.goto(f"{server.url}/join/{codes['seeker0']}")
+    red.get_by_role("button", name="Join as the Seeker Red").click()
+    expect(red).to_have_url(server.url + "/seeker")
+
+    paths = [
+        "/",
+        "/seeker",
+        "/crypt",
+        "/lootnrun",
+        "/mummy",
+        "/host",
+        f"/join/{codes['seeker0']}",
+        f"/join/{codes['table']}",
+        "/join/WRONG9",
+    ]
+    elsewhere.links = [server.url + p for p in paths]
+    for page, own in ((red, "/api/seeker/state"), (host, "/api/host/status")):
+        for link in elsewhere.links:
+            page.goto(elsewhere.url)
+            page.locator(f'a[href="{link}"]').click()
+            page.wait_for_load_state()
+            assert page.url.startswith(server.url)
+            assert status_of(page, server.url, own) == 200, f"{own} after a link to {link}"
+    cookies = {c["name"]: c for c in red.context.cookies(server.url)}
+    assert cookies["session"]["sameSite"] == "Lax" and cookies["session"]["httpOnly"]
+
+    # The seat's own page and the host page still open, and the seeker still plays.
+    red.goto(server.url + "/")
+    expect(red).to_have_url(server.url + "/seeker")
+    host.goto(server.url + "/")
+    expect(host).to_have_url(server.url + "/host")
+
+    # Another site's form cannot join this device to a seat: refused, the seat kept.
+    red.goto(elsewhere.url)
+    red.set_content(
+        f'<form method="post" action="{server.url}/join/{codes["table"]}">'
+        '<input name="takeover" value="1"><button>go</button></form>'
+    )
+    red.get_by_role("button", name="go").click()
+    expect(red.locator("body")).to_contain_text("another site")
+    assert status_of(red, server.url, "/api/seeker/state") == 200
