@@ -35,3 +35,13 @@ def host_undo(host: Any) -> Any:
     """The host's Undo as the page sends it: with the key of the action it showed."""
     key = host.get("/api/host/status").get_json()["game"]["action_key"]
     return host.post("/api/host/undo", json={"action": key})
+
+
+def host_by_pin(client: Any, pin: str) -> Any:
+    """Open the host page with the PIN (after "New codes" from another device, or a
+    start that ended an idle host's cookie)."""
+    page = client.get("/host")
+    assert page.status_code == 403, page.status_code  # the PIN form
+    res = client.post("/host", data={"pin": pin, "csrf": token_of(page.get_data(as_text=True))})
+    assert res.status_code == 303, res.get_data(as_text=True)
+    return res

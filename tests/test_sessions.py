@@ -18,7 +18,7 @@ import pytest
 from companion.service.runner import addresses
 from companion.table import seats as seats_module
 from companion.web import create_app
-from tests.seating import join, token_of
+from tests.seating import host_by_pin, join, token_of
 from tests.test_pages import KEY, Table, start
 
 #: The paths a link from another site may point at (a chat message, a QR scanner app).
@@ -33,15 +33,10 @@ def pin_of(table: Table) -> str:
     return str(table.app.extensions["companion.seats"].pin)
 
 
-def host_by_pin(table: Table) -> Any:
+def another_host(table: Table) -> Any:
     """Another device that opens the host page with the PIN."""
     device = table.app.test_client()
-    page = device.get("/host")
-    assert page.status_code == 403  # the PIN form
-    res = device.post(
-        "/host", data={"pin": pin_of(table), "csrf": token_of(page.get_data(as_text=True))}
-    )
-    assert res.status_code == 303, res.data
+    host_by_pin(device, pin_of(table))
     assert device.get("/api/host/status").status_code == 200
     return device
 
@@ -191,7 +186,7 @@ def test_many_watchers_leaving_never_grow_the_table_without_end(table, monkeypat
 
 def test_new_codes_end_every_other_host_cookie_and_the_presser_stays_host(table):
     table.new_game(["red", "blue"])
-    second_host = host_by_pin(table)
+    second_host = another_host(table)
     red = table.device("seeker0")
     before = table.host.get_cookie("session")
     assert before is not None
@@ -207,7 +202,7 @@ def test_new_codes_end_every_other_host_cookie_and_the_presser_stays_host(table)
     assert stolen.get("/api/host/status").status_code == 403
     assert stolen.post("/api/host/codes", json={}).status_code == 403
     assert red.get("/api/seeker/state").status_code == 403
-    again = host_by_pin(table)  # the PIN still opens the host page
+    again = another_host(table)  # the PIN still opens the host page
     assert again.get("/api/host/status").status_code == 200
 
 
@@ -252,13 +247,8 @@ def test_a_start_keeps_a_recent_host_and_ends_an_idle_hosts_cookie(
         assert phone.get("/api/seeker/state").json["seat"] == "seeker0"
         if not still_host:
             assert "the old host cookies end" in caplog.text
-            page = device.get("/host")
-            assert page.status_code == 403  # the PIN form
-            pin = app.extensions["companion.seats"].pin
-            res = device.post(
-                "/host", data={"pin": pin, "csrf": token_of(page.get_data(as_text=True))}
-            )
-            assert res.status_code == 303 and device.get("/api/host/status").status_code == 200
+            host_by_pin(device, app.extensions["companion.seats"].pin)
+            assert device.get("/api/host/status").status_code == 200
     finally:
         second.close()
 
