@@ -144,3 +144,14 @@ def test_the_guide_says_how_many_magnets_each_build_stands() -> None:
     assert not analyse(replace(HALL.build(), figures=8)).passed
     assert analyse(replace(REED.build(), figures=4)).passed
     assert not analyse(replace(REED.build(), figures=5)).passed
+
+
+def test_the_guide_lists_the_hall_variants_with_their_windows() -> None:
+    pytest.importorskip("magpylib", reason="the [hardware] extra")
+    from companion.hardware.builds import hall_variants
+
+    match = re.search(r"<!-- variants: hall [^>]*-->\n(.*?)\n<!-- end -->", README, re.S)
+    assert match and match.group(1) == hall_variants(), "update hardware/README.md"
+    rows = {line.split(" | ")[0].strip("| "): line for line in match.group(1).splitlines()[2:]}
+    assert set(rows) >= {"DRV5032FA", "DRV5032FB", "DRV5032FC", "DRV5032AJ"}
+    assert rows["DRV5032FC"].endswith("| none |") and "| 4 to 9.5 | 3 to 7.5 |" in rows["DRV5032AJ"]

@@ -12,7 +12,7 @@ underside give the verified depth.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.hardware import magnets
 
@@ -146,3 +146,28 @@ def verdict_table(recommended: Recommended) -> str:
     lines.append("")
     lines += ["- " + line for line in magnets.explain(build, magnets.analyse(build))[:2]]
     return "\n".join(lines)
+
+
+def hall_variants() -> str:
+    """The DRV5032 variants the tool knows, with their limits and verdict windows, as
+    hardware/README.md quotes them (a '-' is a limit the worst case never uses)."""
+    lines = [
+        "| variant | operate mT | release mT | output | sampling "
+        "| depths that pass (8 x 3 mm N35) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for sensor in magnets.SENSORS.values():
+        if sensor.is_reed:
+            continue
+        window = magnets.window(replace(HALL.build(), sensor=sensor))
+        spans = ", ".join(f"{a:g} to {b:g} mm" for a, b in window) or "none"
+        lines.append(
+            f"| {sensor.key.upper()} | {_span(sensor.operate_min, sensor.operate_max)} | "
+            f"{_span(sensor.release_min, sensor.release_max)} | {sensor.output} | "
+            f"{sensor.sampling.split(':')[0]} | {spans} |"
+        )
+    return "\n".join(lines)
+
+
+def _span(low: float | None, high: float | None) -> str:
+    return f"{'-' if low is None else f'{low:g}'} to {'-' if high is None else f'{high:g}'}"

@@ -102,6 +102,7 @@ class Sensor:
     operate_scale: float = 1.0
     release_scale: float = 1.0
     sampling: str = ""  # how often a sampled sensor looks (Hall switches)
+    output: str = ""  # a Hall switch's output stage
     order_code: str = ""  # a part number with the band or variant suffix
 
     @property
@@ -161,6 +162,7 @@ def _drv5032(
             f"either pole ({_TI})"
         ),
         sampling=sampling,
+        output=output,
         order_code=f"DRV5032{variant}DBZR (SOT-23) or DRV5032{variant}LPG (TO-92)",
     )
 
