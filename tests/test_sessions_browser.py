@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.server
 import re
 import threading
+import urllib.error
 from collections.abc import Iterator
 from typing import Any
 
@@ -124,3 +125,32 @@ def test_links_from_another_site_never_replace_a_seat_or_the_host(
     red.get_by_role("button", name="go").click()
     expect(red.locator("body")).to_contain_text("another site")
     assert status_of(red, server.url, "/api/seeker/state") == 200
+
+
+def test_new_codes_on_the_host_page_keep_its_device_host_and_end_the_others(
+    server: Server, browser: Any
+) -> None:
+    """The host page's "New codes": the page reloads as the host's, with new codes; a
+    second host device (the PIN, over HTTP) and the seats' phones are shut out."""
+    expect = sync_api.expect
+    assert server.get("/api/host/status")["table"] is not None  # a host by the PIN
+    host = phone(browser)
+    host.on("dialog", lambda dialog: dialog.accept())
+    pin = re.search(r"host PIN (\d{6})", "".join(server.log))
+    assert pin is not None
+    host.goto(server.url + "/host")
+    host.get_by_label(re.compile("Enter the host PIN")).fill(pin.group(1))
+    host.get_by_role("button", name="Open the host page").click()
+    before = {c["name"]: c["value"] for c in host.context.cookies(server.url)}["session"]
+    old = server.get("/api/host/status")["table"]["codes_key"]
+    host.locator("#codes").click()
+    host.wait_for_load_state()
+    expect(host.locator("#codes")).to_be_visible()
+    after = {c["name"]: c["value"] for c in host.context.cookies(server.url)}["session"]
+    assert after != before
+    assert status_of(host, server.url, "/api/host/status") == 200
+    new = host.evaluate("fetch('/api/host/status').then(r => r.json())")["table"]["codes_key"]
+    assert new != old
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.get("/api/host/status")
+    assert refused.value.code == 403
