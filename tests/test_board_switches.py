@@ -116,9 +116,11 @@ class Follower:
 @pytest.mark.parametrize("order", ROUNDS[:2], ids=["-".join(r) for r in ROUNDS[:2]])
 def test_every_stream_follows_each_switch(live, order):
     _, site = live
+    site.cookies["host"] = host_cookie(site)
     streams = {
         path: Follower(site.open_stream(seat, path))
         for seat, path in (
+            ("host", "/sim/api/stream"),
             ("table", "/api/table/stream"),
             ("mummy", "/api/mummy/stream"),
             ("table", "/lootnrun/api/stream"),
@@ -142,6 +144,9 @@ def test_every_stream_follows_each_switch(live, order):
                 watch = read["/lootnrun/api/stream?watch"].get("board", {})
                 if watch.get("active") != (game == "lootnrun"):
                     wrong.append(f"the watching seat's Loot N Run says {watch}")
+                sim = read["/sim/api/stream"].get("game", {}).get("active_game")
+                if sim != game:
+                    wrong.append(f"the simulator says {sim}")
             assert not wrong, f"after giving the board to {game}: {wrong}"
     finally:
         for follower in streams.values():
