@@ -301,3 +301,23 @@ def test_the_address_a_phone_used_comes_first_when_it_is_the_companion_s(table):
         assert sorted(urls) == sorted(own)
         if host[0].isdigit():
             assert urls[0] == url
+
+
+def test_the_hotspot_s_own_address_is_a_join_address_and_comes_first_for_its_phones(
+    table, monkeypatch
+):
+    """The hotspot's address (``10.42.0.1`` on wlan0) is often not among the hostname's:
+    it comes from the interfaces, and a phone that opened it gets its links on it."""
+    from companion.service import runner
+    from companion.web.pages import join_urls
+
+    monkeypatch.setattr(runner.socket, "getaddrinfo", lambda *a, **k: [])
+    monkeypatch.setattr(runner, "interface_ips", lambda: ["127.0.0.1", "10.42.0.1"])
+    assert runner.addresses(8080) == [
+        f"http://{runner.socket.gethostname()}.local:8080/",
+        "http://10.42.0.1:8080/",
+    ]
+    with table.app.test_request_context("/host", headers={"Host": "10.42.0.1"}):
+        assert join_urls()[0] == "http://10.42.0.1/"
+    with table.app.test_request_context("/host", headers={"Host": "10.42.0.2"}):
+        assert "http://10.42.0.2/" not in join_urls()

@@ -129,9 +129,13 @@ def interface_ips() -> list[str]:
         import fcntl
     except ImportError:
         return []
+    try:
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:  # a sandbox without interfaces to list
+        return []
     found = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        for _, name in socket.if_nameindex():
+        for name in names:
             request = struct.pack("256s", name[:15].encode())
             try:
                 answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, request)
