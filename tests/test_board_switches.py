@@ -172,7 +172,9 @@ def test_head_on_a_stream_opens_the_same_doors_as_get(table, seat, path):
     assert table.app.test_client().head(path).status_code == 403  # no seat: shut
 
 
-@pytest.mark.parametrize(("seat", "path"), [*STREAMS, ("host", "/sim/api/stream")])
+@pytest.mark.parametrize(
+    ("seat", "path"), [*STREAMS, ("host", "/sim/api/stream"), ("host", "/api/host/stream")]
+)
 def test_head_on_a_stream_of_the_real_server_sends_no_body(live, seat, path):
     app, site = live
     cookie = site.cookies[seat] if seat != "host" else host_cookie(site)
