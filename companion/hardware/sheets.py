@@ -12,18 +12,18 @@
 - a title, a legend of the badge shapes, and a 100 mm bar to check the print's scale.
 
 With ``assembly=True`` a layer on top marks each position's sensor (centre of the
-cell), its pixel (beside it), the sensor index with its chip input (or matrix
-crossing) and the pixel index, and draws the LED data chain with arrows, all from
-the config (``wiring.sensor_wires``), so the board is built as the software reads it.
+cell), its pixel (beside it, where ``placement`` puts it), the sensor index with its
+chip input (or matrix crossing) and the pixel index, and draws the LED data chain with
+arrows, all from the config (``wiring.sensor_wires``), so the board is built as the
+software reads it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import pairwise
 
 from companion.board.config import BoardConfig
-from companion.games.mummy.maze import Colour, Direction, Maze, Opening, column_letter
+from companion.games.mummy.maze import Colour, Direction, Maze, column_letter
 
 from .drawing import (
     INK,
@@ -41,7 +41,19 @@ from .drawing import (
     wrap,
 )
 from .icons import FAMILIES, assign_glyphs, badge, icon, shape_id
+from .placement import (
+    PIECE_MM,
+    ROUND_MM,
+    Geometry,
+    Room,
+    pixel_centre,
+    position_centres,
+    room_layout,
+    slot_centres,
+)
 from .wiring import sensor_wires
+
+__all__ = ["MARGIN", "SheetError", "assembly_layer", "maze_sheet", "room_layout", "slot_centres"]
 
 MARGIN = 10.0
 TITLE_HEIGHT = 18.0
@@ -52,116 +64,10 @@ GRID_STYLE = Style(stroke="#c4c4c4", width=0.2)
 CELL_NAME_COLOUR = "#8c8c8c"
 ROOM_FILLS = {"camp": "#e6f0e0", "sarcophagus": "#f3e6c8"}
 ROOM_TITLES = {"camp": "CAMP (start field)", "sarcophagus": "SARCOPHAGUS"}
-#: The pixel sits this far (in pitches) right of the sensor, level with it.
-LED_OFFSET = (0.26, 0.0)
-#: A pixel piece cut from a 60/m strip (10 mm wide, 1000/60 mm long), laid along the
-#: column; a 30/m piece (33.3 mm) would be longer than the 25 mm pitch.
-PIECE_MM = (10.0, 1000.0 / 60.0)
-#: The round alternative: a WS2812B on a 10-12 mm round board.
-ROUND_MM = 12.0
 
 
 class SheetError(ValueError):
     """The maze and the board config do not describe the same board."""
-
-
-@dataclass(frozen=True)
-class Room:
-    """A room (or the part of one) on one side of the grid, one cell deep.
-
-    ``first``..``last`` are the cells along that side it spans (columns on the north
-    and south sides, rows on the west and east); ``slots`` are the cells along the side
-    where its pads lie, in slot order.
-    """
-
-    kind: str
-    side: Direction
-    first: int
-    last: int
-    openings: tuple[int, ...]
-    slots: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """Where the grid lies on a sheet, and how big a cell is (all mm)."""
-
-    x: float
-    y: float
-    pitch: float
-    columns: int
-    rows: int
-
-    def cell_box(self, row: int, col: int) -> tuple[float, float]:
-        """Top-left corner of a cell (row and col may be -1 or beyond, for rooms)."""
-        return (self.x + col * self.pitch, self.y + row * self.pitch)
-
-    def centre(self, row: int, col: int) -> tuple[float, float]:
-        x, y = self.cell_box(row, col)
-        return (x + self.pitch / 2, y + self.pitch / 2)
-
-    def band_cell(self, side: Direction, along: int) -> tuple[int, int]:
-        """(row, col) of the room cell beside the grid at ``along`` on ``side``."""
-        if side is Direction.NORTH:
-            return (-1, along)
-        if side is Direction.SOUTH:
-            return (self.rows, along)
-        if side is Direction.WEST:
-            return (along, -1)
-        return (along, self.columns)
-
-
-def _along(maze: Maze, opening: Opening) -> int:
-    row, col = divmod(opening.cell, maze.width)
-    return col if opening.side in (Direction.NORTH, Direction.SOUTH) else row
-
-
-def room_layout(maze: Maze, config: BoardConfig) -> list[Room]:
-    """The rooms beside the grid: the sarcophagus and the camp, with their slots.
-
-    A room lies behind its openings, spanning them; it grows, alternately to each side
-    and within the grid, until it has a cell for every slot, avoiding the other room's
-    cells.  Slots take the room's cells between the openings where there are enough,
-    else all of them, centred.  Openings on a second side get a room part of their own.
-    """
-    taken: dict[Direction, set[int]] = {d: set() for d in Direction}
-    rooms: list[Room] = []
-    plans = (
-        ("sarcophagus", maze.sarcophagus, config.sarcophagus_slots),
-        ("camp", maze.start, config.camp_slots),
-    )
-    spans: list[tuple[str, Direction, list[int], int]] = []
-    for kind, openings, slots in plans:
-        sides: dict[Direction, list[int]] = {}
-        for opening in openings:
-            sides.setdefault(opening.side, []).append(_along(maze, opening))
-        for i, (side, alongs) in enumerate(sides.items()):
-            spans.append((kind, side, sorted(alongs), slots if i == 0 else 0))
-            taken[side].update(range(min(alongs), max(alongs) + 1))
-    for kind, side, alongs, slots in spans:
-        length = maze.width if side in (Direction.NORTH, Direction.SOUTH) else maze.height
-        first, last = alongs[0], alongs[-1]
-        own = set(range(first, last + 1))
-        others = taken[side] - own
-        grow_right = True
-        while last - first + 1 < slots:
-            right_ok = last + 1 < length and last + 1 not in others
-            left_ok = first - 1 >= 0 and first - 1 not in others
-            if not (right_ok or left_ok):
-                break
-            if (grow_right and right_ok) or not left_ok:
-                last += 1
-            else:
-                first -= 1
-            grow_right = not grow_right
-        cells = list(range(first, last + 1))
-        free = [c for c in cells if c not in alongs]
-        pool = free if len(free) >= slots else cells
-        start = max(0, (len(pool) - slots) // 2)
-        rooms.append(
-            Room(kind, side, first, last, tuple(alongs), tuple(pool[start : start + slots]))
-        )
-    return rooms
 
 
 def _walls(maze: Maze, geo: Geometry, width: float) -> list[Item]:
@@ -266,16 +172,6 @@ def _slot_items(geo: Geometry, room: Room, first_position: int, config: BoardCon
     return items
 
 
-def slot_centres(maze: Maze, config: BoardConfig, geo: Geometry) -> dict[int, tuple[float, float]]:
-    """Sheet position of every pad (logical position -> centre)."""
-    centres: dict[int, tuple[float, float]] = {}
-    firsts = {"camp": config.cells, "sarcophagus": config.cells + config.camp_slots}
-    for room in room_layout(maze, config):
-        for i, along in enumerate(room.slots):
-            centres[firsts[room.kind] + i] = geo.centre(*geo.band_cell(room.side, along))
-    return centres
-
-
 def _treasure_items(maze: Maze, geo: Geometry) -> list[Item]:
     items: list[Item] = []
     p = geo.pitch
@@ -314,7 +210,7 @@ def assembly_layer(
     for position, (cx, cy) in sorted(centres.items()):
         wire = wires[position]
         pixel = config.leds.indices[position]
-        lx, ly = cx + LED_OFFSET[0] * pitch, cy + LED_OFFSET[1] * pitch
+        lx, ly = pixel_centre((cx, cy))
         led_points[pixel] = (lx, ly)
         tx, ty = cx + pitch * 0.5 - max(1.0, 0.07 * pitch) / 2 - 0.7, cy - pitch * 0.5 + size + 1.2
         items.append(
@@ -405,9 +301,9 @@ def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfi
                 x,
                 y + 18.5,
                 f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
-                "square = pixel (L = pixel index), inside the outline of its piece: 10 x 16.7 mm "
-                "cut from a 60/m strip, or a 10-12 mm round board (dotted); the blue arrows "
-                "follow the LED data chain from pixel 0.",
+                "square = pixel (L = pixel index), inside the outline of its piece: 16.7 x 10 mm "
+                "cut from a 60/m strip, along the row, or a 10-12 mm round board (dotted); "
+                "the blue arrows follow the LED data chain from pixel 0.",
                 2.4,
                 fill="#333333",
             )
@@ -473,9 +369,7 @@ def maze_sheet(maze: Maze, config: BoardConfig, *, assembly: bool = False) -> Dr
         Group(tuple(slots), id="slots"),
     ]
     if assembly:
-        centres = {cell: geo.centre(*divmod(cell, maze.width)) for cell in range(config.cells)}
-        centres.update(slot_centres(maze, config, geo))
-        items.append(assembly_layer(config, centres, p))
+        items.append(assembly_layer(config, position_centres(maze, config, geo), p))
 
     start = ", ".join(f"{maze.cell_name(o.cell)} {o.side.value}" for o in maze.start)
     sarc = ", ".join(f"{maze.cell_name(o.cell)} {o.side.value}" for o in maze.sarcophagus)
