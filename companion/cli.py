@@ -22,6 +22,7 @@ from companion.games.mummy.state import Options
 from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
 from companion.hardware.magnets import add_parser as add_hardware_parser
+from companion.hardware.parts import add_command as add_parts_command
 from companion.inputs import PORT, Number, given_path, read_text
 from companion.mazes import load_maze
 
@@ -174,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
     add_firmware_parser(sub)  # companion firmware install|check
-    add_hardware_parser(sub)  # companion hardware magnets
+    add_parts_command(add_hardware_parser(sub))  # companion hardware magnets|parts
     return parser
 
 

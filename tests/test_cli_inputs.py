@@ -53,6 +53,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("firmware", "install"): ["--to=circuitpy"],  # a directory that is no drive
     ("firmware", "check"): ["--timeout=0.2"],  # no board answers here
     ("hardware", "magnets"): [],
+    ("hardware", "parts"): ["--part=base", "--out=parts"],  # the quick part only
 }
 POSITIONAL = "missing-file"
 #: Commands that refuse to run for want of other options, whatever the one tested says.

@@ -12,5 +12,7 @@ compared byte for byte with what the generators produce now.
 - ``sheets``, ``crypt_overlay``, ``track_legend``: the three printable sheets.
 - ``icons``: the 23 treasure icons, a shape family per colour and a glyph per treasure.
 - ``wiring``: wiring tables and the power budget; ``diagram``: the wiring diagram.
+- ``placement``: where each position's sensor and pixel lie (the sheets and the parts).
+- ``parts``: the printable 3D parts (STL), made on demand, not committed.
 - ``build``: writes (or checks) everything committed in hardware/.
 """

@@ -1,0 +1,609 @@
+"""``companion hardware parts``: printable 3D parts that fix every depth of the build.
+
+From the maze file and the board config, the same ones the sheets and the software read,
+this writes binary STL files for a 3D printer:
+
+- **the carrier**, in tiles that fit the printer's bed (220 x 220 mm by default): under
+  every position a hole or pocket that holds the sensor at the verified depth (an
+  upright reed switch stands in a blind hole with a channel for its top lead and a hole
+  for its bottom lead; a Hall switch lies face up on the floor of a pocket), beside it
+  a pocket for the pixel (a strip piece along the row, or a 10 mm round board), grooves
+  for the LED chain's jumpers from pixel to pixel, and a wire hole where a row's supply
+  or a long jump comes up from below;
+- **a figure base** with its magnet pocket, so the magnet's underside sits exactly
+  :data:`BASE_FLOOR_MM` above the board;
+- **a 3 x 3 test jig**: nine cells of the carrier, with a ring where a figure base
+  stands centred on each cell and marks where its edge goes when it stands
+  ``tolerance`` mm off-centre, so a maker checks one sensor batch before buying 152.
+
+Every x and y comes from ``placement`` (the geometry the assembly sheet is drawn from);
+every depth from :func:`verified_build` and the stack of :data:`COVER_MM` and
+:data:`BASE_FLOOR_MM`: depth = base floor + cover + the sensor's depth in the carrier.
+The meshes are made with manifold3d (exact booleans whose result is always a closed,
+manifold solid) and written with trimesh; both are in the ``hardware`` extra, never on
+the Pi.  Coordinates of every file: mm, x east, y north (the sheet's y flipped), z up
+from the print bed; a carrier tile keeps its place on the board, so the tiles of one
+board line up in a slicer as they do on the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.board.config import BoardConfig, load_config
+from companion.games.mummy.maze import Direction, Maze
+from companion.inputs import Number, given_path
+from companion.mazes import load_maze
+
+from .placement import PIECE_MM, Place, pixel_centre, places, room_layout
+
+if TYPE_CHECKING:
+    from manifold3d import Manifold
+
+#: The cover over the carrier: 1 mm acrylic or card with the printed maze on it (mm).
+COVER_MM = 1.0
+#: Plastic under the magnet in a figure base: the magnet's underside is this far above
+#: the board's surface (mm).
+BASE_FLOOR_MM = 1.0
+#: A figure base's diameter (mm): a figure 5 mm off-centre stays on its 25 mm cell's
+#: side of the neighbours' bases.
+BASE_DIAMETER_MM = 20.0
+#: Plastic under the deepest sensor feature (mm).
+FLOOR_MM = 1.5
+#: Play around a part in its hole or pocket (mm, on each side).
+FIT_MM = 0.2
+#: The reed switch's glass diameter; its hole is FIT_MM wider on every side.
+REED_GLASS_MM = 2.0
+#: The channel beside a reed's hole for its top lead, bent down along the glass (mm).
+LEAD_CHANNEL_MM = 1.2
+#: The hole in a reed hole's floor for its bottom lead (mm).
+LEAD_HOLE_MM = 1.0
+#: A Hall switch's pocket (SOT-23 with its leads: 2.9 x 2.64 mm) and its depths (mm):
+#: the package's height, and the sensing element under its top face (TI SLVSDC7).
+HALL_POCKET_MM = (2.9 + 2 * FIT_MM + 0.1, 2.64 + 2 * FIT_MM)
+HALL_PACKAGE_MM = 1.1
+HALL_ELEMENT_MM = 0.65
+#: The hole under a Hall switch for its three wires (mm).
+HALL_WIRE_HOLE_MM = 2.0
+#: A pixel's pocket depth (a 60/m piece with its LED is about 1.6 mm thick) and the
+#: chain's grooves (three jumper wires side by side), mm.
+PIXEL_POCKET_MM = 2.0
+GROOVE_MM = (3.0, 2.0)  # width, depth
+#: A row's turn (the link from one row's last piece to the next row's first) runs this
+#: far east of the sensors, between the pieces' pockets, clear of the sensor (mm).
+TURN_X_MM = 8.5
+#: Where a row's 5 V and GND or a long jump come up from below: a hole at the pixel (mm).
+WIRE_HOLE_MM = 4.0
+#: Channels under the carrier along every row (width, depth mm): one under the sensors
+#: for their leads or wires, one under the pixels for the row's 5 V and GND and the long
+#: jumps. They open at the board's edges, where the wires leave for the chips.
+UNDER_CHANNEL_MM = (6.0, 3.0)
+#: Kept free at the bed's edges (mm).
+BED_MARGIN_MM = 5.0
+#: Least printable wall between a sensor's hole and a pixel's pocket (mm): 3 lines of
+#: a 0.4 mm nozzle.
+MIN_WALL_MM = 1.2
+#: The test jig's marks: ring groove width and depth, and the off-centre dimples'
+#: diameter and depth (deeper than a ring: those on a neighbour's ring stay visible), mm.
+MARK_MM = (0.8, 0.6)
+DIMPLE_MM = (1.2, 1.5)
+#: Facets of a full circle.
+SEGMENTS = 48
+
+BED_MM = Number(50, 1000, unit="mm")
+
+
+class PartsError(ValueError):
+    """The board cannot be printed as asked (said in words)."""
+
+
+@dataclass(frozen=True)
+class SensorBuild:
+    """A sensor at a verified depth under a figure's magnet."""
+
+    sensor: str  # the key of ``companion hardware magnets --sensor``
+    name: str
+    kind: str  # "reed" (upright) or "hall" (face up)
+    length_mm: float  # the reed's glass (0 for a Hall switch)
+    depth_mm: float  # magnet underside to the reed's top end or the Hall element
+    magnet_mm: tuple[float, float]  # diameter, height
+    grade: str
+    tolerance_mm: float  # how far off-centre a figure may stand
+    source: str  # where the depth and the magnet come from
+
+    @property
+    def in_carrier_mm(self) -> float:
+        """How deep under the carrier's top the reed's top end or the Hall element sits."""
+        return self.depth_mm - BASE_FLOOR_MM - COVER_MM
+
+
+#: The builds hardware/README.md recommends, each checked by ``companion hardware
+#: magnets`` with its defaults (8 x 3 mm N35, 25 mm pitch, a figure 5 mm off-centre).
+_BUILDS = {
+    "reed-14mm": ("reed switch, 2 x 14 mm glass, upright", "reed", 14.0, 7.0),
+    "reed-7mm": ("reed switch, 7 mm glass, upright", "reed", 7.0, 7.0),
+    "drv5032": ("DRV5032 Hall switch (SOT-23), face up", "hall", 0.0, 11.0),
+}
+SENSOR_KEYS = tuple(_BUILDS)
+
+
+def verified_build(sensor: str) -> SensorBuild:
+    """The depth and magnet the parts hold ``sensor`` at.
+
+    The one place the parts read them from: the depths of hardware/README.md's
+    recommended builds ("Reed or Hall": an upright reed 7 mm under the magnet, a
+    DRV5032 11 mm), with the 8 x 3 mm N35 magnet and the 5 mm tolerance of
+    ``companion hardware magnets``.
+    """
+    name, kind, length, depth = _BUILDS[sensor]
+    return SensorBuild(
+        sensor,
+        name,
+        kind,
+        length,
+        depth,
+        (8.0, 3.0),
+        "N35",
+        5.0,
+        "hardware/README.md, Reed or Hall (companion hardware magnets)",
+    )
+
+
+# -- what goes where (pure, in board mm: x east, y south, z down from the carrier's top) --
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A cut: a box (``size`` = width, height) or a cylinder (``size`` = diameter, 0),
+    centred at ``centre`` on the board, from ``top`` to ``bottom`` mm under the carrier's
+    top (``bottom`` None: through the whole part)."""
+
+    what: str
+    centre: tuple[float, float]
+    size: tuple[float, float]
+    top: float
+    bottom: float | None
+
+    def box(self) -> tuple[float, float, float, float]:
+        w, h = (self.size[0], self.size[0]) if self.size[1] == 0 else self.size
+        x, y = self.centre
+        return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def sensor_holes(build: SensorBuild, place: Place) -> list[Hole]:
+    """The hole (reed) or pocket (Hall) that holds one sensor at its depth."""
+    x, y = place.sensor
+    top = build.in_carrier_mm
+    if build.kind == "reed":
+        hole = REED_GLASS_MM + 2 * FIT_MM
+        floor = top + build.length_mm
+        # The top lead is bent down along the glass, on the side away from the pixel.
+        side = -math.copysign(1.0, place.pixel[1] - y)
+        channel_y = y + side * (hole / 2 + LEAD_CHANNEL_MM / 2 - 0.3)
+        return [
+            Hole("reed", (x, y), (hole, 0), 0.0, floor),
+            Hole("lead channel", (x, channel_y), (LEAD_CHANNEL_MM, LEAD_CHANNEL_MM), 0.0, None),
+            Hole("lead hole", (x, y), (LEAD_HOLE_MM, 0), 0.0, None),
+        ]
+    floor = top - HALL_ELEMENT_MM + HALL_PACKAGE_MM
+    return [
+        Hole("hall", (x, y), HALL_POCKET_MM, 0.0, floor),
+        Hole("hall wires", (x, y), (HALL_WIRE_HOLE_MM, 0), 0.0, None),
+    ]
+
+
+def pixel_holes(place: Place) -> list[Hole]:
+    """The pixel's pocket: a strip piece along the row (a 10 mm round board fits too)."""
+    piece = (PIECE_MM[0] + 2 * FIT_MM, PIECE_MM[1] + 2 * FIT_MM)
+    return [Hole("pixel", place.pixel, piece, 0.0, PIXEL_POCKET_MM)]
+
+
+def chain_holes(board: Sequence[Place], pitch: float) -> list[Hole]:
+    """Grooves for the LED chain's jumpers, and wire holes from below.
+
+    A link to the next pixel within 1.5 pitches (along a row, or a row's turn) is a
+    groove; a longer one (the last cell to the camp, the camp to the sarcophagus) runs
+    under the carrier, up through a wire hole at each end.  Every pixel that starts a
+    row of the chain has a wire hole too: the row's 5 V and GND come up there from the
+    bus wires below (hardware/README.md: feed every row).
+    """
+    ordered = sorted(board, key=lambda p: p.pixel_index)
+    holes: list[Hole] = []
+    if ordered:
+        holes.append(Hole("wire hole", ordered[0].pixel, (WIRE_HOLE_MM, 0), 0.0, None))
+    width, depth = GROOVE_MM
+    for a, b in pairwise(ordered):
+        (x1, y1), (x2, y2) = a.pixel, b.pixel
+        dx, dy = abs(x2 - x1), abs(y2 - y1)
+        if dx + dy > 1.5 * pitch:
+            holes.append(Hole("wire hole", a.pixel, (WIRE_HOLE_MM, 0), 0.0, None))
+            holes.append(Hole("wire hole", b.pixel, (WIRE_HOLE_MM, 0), 0.0, None))
+            continue
+        if dx > 1e-9 and dy > 1e-9:
+            raise PartsError(
+                f"pixels {a.pixel_index} and {b.pixel_index} ({a.name}, {b.name}) are diagonal "
+                "neighbours: the carrier has grooves along the rows and columns only"
+            )
+        if dy < 1e-9:
+            holes.append(Hole("groove", ((x1 + x2) / 2, y1), (dx + width, width), 0.0, depth))
+        else:
+            x = a.sensor[0] + TURN_X_MM
+            holes.append(Hole("groove", (x, (y1 + y2) / 2), (width, dy + width), 0.0, depth))
+        if dy > 1e-9:  # a new row of the chain: its supply comes up here
+            holes.append(Hole("wire hole", b.pixel, (WIRE_HOLE_MM, 0), 0.0, None))
+    return holes
+
+
+def thickness(build: SensorBuild) -> float:
+    """The carrier's thickness: the deepest blind feature, the floor under it and the
+    channels under that."""
+    deepest = max(h.bottom or 0.0 for h in sensor_holes(build, _ORIGIN))
+    return round(max(deepest, PIXEL_POCKET_MM, GROOVE_MM[1]) + FLOOR_MM + UNDER_CHANNEL_MM[1], 3)
+
+
+def under_channels(board: Sequence[Place], height: float) -> list[Hole]:
+    """The channels under the carrier: along every row of sensors and of pixels, from
+    the board's west edge to its east edge."""
+    if not board:
+        return []
+    width, depth = UNDER_CHANNEL_MM
+    xs = [x for p in board for x in (p.sensor[0], p.pixel[0])]
+    x0, x1 = min(xs) - 100.0, max(xs) + 100.0
+    rows = sorted(
+        {("sensor wires", round(p.sensor[1], 6)) for p in board}
+        | {("supply", round(p.pixel[1], 6)) for p in board}
+    )
+    return [
+        Hole(f"{what} channel", ((x0 + x1) / 2, y), (x1 - x0, width), height - depth, None)
+        for what, y in rows
+    ]
+
+
+_ORIGIN = Place(0, "A1", (0.0, 0.0), (1.0, 1.0), 0)
+
+
+def gap(a: Hole, b: Hole) -> float:
+    """The plastic left between two cuts, seen from above (mm; 0 when they touch)."""
+    (ax, ay), (bx, by) = a.centre, b.centre
+    round_a, round_b = a.size[1] == 0, b.size[1] == 0
+    if round_a and round_b:
+        return max(math.hypot(ax - bx, ay - by) - (a.size[0] + b.size[0]) / 2, 0.0)
+    if round_a or round_b:
+        circle, box = (a, b) if round_a else (b, a)
+        x0, y0, x1, y1 = box.box()
+        cx, cy = circle.centre
+        dx = max(x0 - cx, 0.0, cx - x1)
+        dy = max(y0 - cy, 0.0, cy - y1)
+        return max(math.hypot(dx, dy) - circle.size[0] / 2, 0.0)
+    dx = max(abs(ax - bx) - (a.size[0] + b.size[0]) / 2, 0.0)
+    dy = max(abs(ay - by) - (a.size[1] + b.size[1]) / 2, 0.0)
+    return math.hypot(dx, dy)
+
+
+def check_build(build: SensorBuild, board: Sequence[Place], pitch: float) -> None:
+    """Refuse a build that cannot be printed: the depth above the carrier, or a pixel's
+    pocket or a chain groove closer than :data:`MIN_WALL_MM` to a sensor's hole."""
+    if build.in_carrier_mm < 0:
+        raise PartsError(
+            f"the {build.name} is verified at {build.depth_mm:g} mm under the magnet, less "
+            f"than the figure base's floor ({BASE_FLOOR_MM:g} mm) and the cover "
+            f"({COVER_MM:g} mm): no carrier can hold it there"
+        )
+    led = [h for place in board for h in pixel_holes(place)] + [
+        h for h in chain_holes(board, pitch) if h.what == "groove"
+    ]
+    for place in board:
+        x, y = place.sensor
+        near = [
+            h for h in led if abs(h.centre[0] - x) < 2 * pitch and abs(h.centre[1] - y) < 2 * pitch
+        ]
+        for sensor in sensor_holes(build, place):
+            for other in near:
+                wall = gap(sensor, other)
+                if wall < MIN_WALL_MM:
+                    raise PartsError(
+                        f"{place.name}: the {other.what} is {wall:.1f} mm from the "
+                        f"{sensor.what} (at least {MIN_WALL_MM:g} mm of plastic)"
+                    )
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One printed piece of the carrier: a rectangle of the board (mm, y south)."""
+
+    name: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def _split(first: int, count: int, usable: float, pitch: float) -> list[tuple[int, int]]:
+    """Cells ``first``..``first + count`` in the fewest near-equal runs that fit."""
+    most = int((usable + 1e-9) // pitch)
+    if most < 1:
+        raise PartsError(f"a {pitch:g} mm cell does not fit on the bed ({usable:g} mm usable)")
+    runs = math.ceil(count / most)
+    cuts = [first + round(i * count / runs) for i in range(runs + 1)]
+    return list(pairwise(cuts))
+
+
+def plan_tiles(maze: Maze, config: BoardConfig, bed_mm: float) -> list[Tile]:
+    """The carrier's tiles: the grid in near-equal rectangles, then each room's band."""
+    p = config.cell_pitch_mm
+    usable = bed_mm - 2 * BED_MARGIN_MM
+    tiles: list[Tile] = []
+    rows = _split(0, maze.height, usable, p)
+    cols = _split(0, maze.width, usable, p)
+    for r, (r0, r1) in enumerate(rows, start=1):
+        for c, (c0, c1) in enumerate(cols, start=1):
+            tiles.append(Tile(f"grid-r{r}c{c}", c0 * p, r0 * p, c1 * p, r1 * p))
+    for room in room_layout(maze, config):
+        runs = _split(room.first, room.last - room.first + 1, usable, p)
+        for i, (a, b) in enumerate(runs, start=1):
+            name = room.kind + (f"-{i}" if len(runs) > 1 else "")
+            if room.side in (Direction.NORTH, Direction.SOUTH):
+                y = -p if room.side is Direction.NORTH else maze.height * p
+                tiles.append(Tile(name, a * p, y, b * p, y + p))
+            else:
+                x = -p if room.side is Direction.WEST else maze.width * p
+                tiles.append(Tile(name, x, a * p, x + p, b * p))
+    return tiles
+
+
+# -- meshes (manifold3d) ---------------------------------------------------------------
+
+
+def _cutter(hole: Hole, height: float) -> Manifold:
+    from manifold3d import Manifold
+
+    # 1 mm past the part's faces: no coplanar faces.
+    bottom = height + 1.0 if hole.bottom is None else hole.bottom
+    z0, z1 = height - bottom, height + 1.0 if hole.top == 0 else height - hole.top
+    x, y = hole.centre
+    if hole.size[1] == 0:
+        r = hole.size[0] / 2
+        return Manifold.cylinder(z1 - z0, r, r, SEGMENTS).translate((x, -y, z0))
+    w, h = hole.size
+    return Manifold.cube((w, h, z1 - z0)).translate((x - w / 2, -y - h / 2, z0))
+
+
+def _cut(body: Manifold, holes: Sequence[Hole], height: float) -> Manifold:
+    from manifold3d import Manifold, OpType
+
+    cutters = [_cutter(h, height) for h in holes]
+    return Manifold.batch_boolean([body, *cutters], OpType.Subtract) if cutters else body
+
+
+def _slab(x0: float, y0: float, x1: float, y1: float, height: float) -> Manifold:
+    from manifold3d import Manifold
+
+    return Manifold.cube((x1 - x0, y1 - y0, height)).translate((x0, -y1, 0.0))
+
+
+def _overlaps(hole: Hole, tile: Tile) -> bool:
+    a, b, c, d = hole.box()
+    return a < tile.x1 and c > tile.x0 and b < tile.y1 and d > tile.y0
+
+
+def board_holes(build: SensorBuild, board: Sequence[Place], pitch: float) -> list[Hole]:
+    """Every cut of the carrier, for the whole board."""
+    holes: list[Hole] = []
+    for place in board:
+        holes += sensor_holes(build, place) + pixel_holes(place)
+    return holes + chain_holes(board, pitch) + under_channels(board, thickness(build))
+
+
+def sensor_only_holes(build: SensorBuild, board: Sequence[Place]) -> list[Hole]:
+    """The sensors' cuts and the channels under them, without the LEDs (the test jig)."""
+    holes = [h for place in board for h in sensor_holes(build, place)]
+    under = under_channels(board, thickness(build))
+    return holes + [h for h in under if h.what == "sensor wires channel"]
+
+
+def carrier_tile(build: SensorBuild, holes: Sequence[Hole], tile: Tile) -> Manifold:
+    """One tile of the carrier with every cut that reaches into it."""
+    height = thickness(build)
+    body = _slab(tile.x0, tile.y0, tile.x1, tile.y1, height)
+    return _cut(body, [h for h in holes if _overlaps(h, tile)], height)
+
+
+def figure_base(build: SensorBuild) -> Manifold:
+    """A figure base: a disc with the magnet's pocket open at the top, its floor
+    :data:`BASE_FLOOR_MM` thick, so the magnet's underside sits that high."""
+    from manifold3d import Manifold
+
+    diameter, height = build.magnet_mm
+    total = BASE_FLOOR_MM + height
+    disc = Manifold.cylinder(total, BASE_DIAMETER_MM / 2, BASE_DIAMETER_MM / 2, 2 * SEGMENTS)
+    r = diameter / 2 + FIT_MM / 2
+    pocket = Manifold.cylinder(height + 1.0, r, r, 2 * SEGMENTS).translate((0, 0, BASE_FLOOR_MM))
+    return disc - pocket
+
+
+def jig_places(pitch: float) -> list[Place]:
+    """The test jig's nine positions: cells of ``pitch`` mm, the chain along the rows."""
+    result = []
+    for row in range(3):
+        for col in range(3):
+            centre = ((col + 0.5) * pitch, (row + 0.5) * pitch)
+            i = row * 3 + col
+            name = ("NW", "N", "NE", "W", "centre", "E", "SW", "S", "SE")[i]
+            result.append(Place(i, name, centre, pixel_centre(centre), i))
+    return result
+
+
+def jig_marks(build: SensorBuild, pitch: float) -> list[Hole]:
+    """A ring where a figure base stands centred on each cell, and eight dimples where
+    its edge goes when it stands ``tolerance`` mm off the centre cell's centre."""
+    marks: list[Hole] = []
+    width, depth = MARK_MM
+    for place in jig_places(pitch):
+        marks.append(Hole("ring", place.sensor, (BASE_DIAMETER_MM + width, 0), 0.0, depth))
+    cx, cy = jig_places(pitch)[4].sensor
+    reach = BASE_DIAMETER_MM / 2 + build.tolerance_mm
+    for k in range(8):
+        a = math.radians(45 * k)
+        centre = (cx + reach * math.cos(a), cy + reach * math.sin(a))
+        marks.append(Hole("dimple", centre, (DIMPLE_MM[0], 0), 0.0, DIMPLE_MM[1]))
+    return marks
+
+
+def _ring_cut(body: Manifold, marks: Sequence[Hole], height: float) -> Manifold:
+    """Cut each ring as a groove (an annulus MARK_MM wide), the dimples as holes."""
+    from manifold3d import Manifold, OpType
+
+    cutters = []
+    width, depth = MARK_MM
+    for mark in marks:
+        if mark.what != "ring":
+            cutters.append(_cutter(mark, height))
+            continue
+        x, y = mark.centre
+        outer, inner = mark.size[0] / 2, mark.size[0] / 2 - width
+        ring = Manifold.cylinder(depth + 1.0, outer, outer, 2 * SEGMENTS) - Manifold.cylinder(
+            depth + 1.0, inner, inner, 2 * SEGMENTS
+        )
+        cutters.append(ring.translate((x, -y, height - depth)))
+    return Manifold.batch_boolean([body, *cutters], OpType.Subtract)
+
+
+def jig(build: SensorBuild, pitch: float) -> Manifold:
+    """Nine cells of the carrier's sensor holes (the sensor under test in the centre,
+    eight more to check the neighbours both ways), the figure positions marked on top;
+    no LEDs, so no pocket swallows a mark."""
+    board = jig_places(pitch)
+    height = thickness(build)
+    body = _slab(0.0, 0.0, 3 * pitch, 3 * pitch, height)
+    holes = sensor_only_holes(build, board)
+    return _ring_cut(_cut(body, holes, height), jig_marks(build, pitch), height)
+
+
+# -- files -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """One file to print: its name, what it is, and its solid."""
+
+    name: str
+    what: str
+    solid: Manifold
+
+
+PART_KINDS = ("all", "carrier", "base", "jig")
+
+
+def parts(
+    maze: Maze, config: BoardConfig, build: SensorBuild, bed_mm: float = 220.0, only: str = "all"
+) -> list[Part]:
+    """Every part of the board, for a build (``only``: one kind of part)."""
+    if (maze.width, maze.height) != (config.columns, config.rows):
+        raise PartsError(
+            f"the maze is {maze.width}x{maze.height} cells but the board config "
+            f"{config.source} has {config.columns}x{config.rows}"
+        )
+    board = places(maze, config)
+    pitch = config.cell_pitch_mm
+    check_build(build, board, pitch)
+    result: list[Part] = []
+    if only in ("all", "carrier"):
+        holes = board_holes(build, board, pitch)
+        for tile in plan_tiles(maze, config, bed_mm):
+            cells = sum(
+                tile.x0 < p.sensor[0] < tile.x1 and tile.y0 < p.sensor[1] < tile.y1 for p in board
+            )
+            what = f"carrier tile, {cells} positions, {build.name} at {build.depth_mm:g} mm"
+            result.append(
+                Part(
+                    f"carrier-{build.sensor}-{tile.name}.stl",
+                    what,
+                    carrier_tile(build, holes, tile),
+                )
+            )
+    if only in ("all", "base"):
+        d, h = build.magnet_mm
+        what = f"figure base for a {d:g} x {h:g} mm magnet, {BASE_FLOOR_MM:g} mm above the board"
+        result.append(Part(f"figure-base-{d:g}x{h:g}.stl", what, figure_base(build)))
+    if only in ("all", "jig"):
+        what = f"3 x 3 test jig, {build.name} at {build.depth_mm:g} mm"
+        result.append(Part(f"test-jig-{build.sensor}.stl", what, jig(build, pitch)))
+    return result
+
+
+def stl_bytes(solid: Manifold) -> bytes:
+    """A solid as binary STL (trimesh's writer)."""
+    import numpy as np
+    import trimesh
+
+    mesh = solid.to_mesh()
+    vertices = np.asarray(mesh.vert_properties)[:, :3]
+    faces = np.asarray(mesh.tri_verts)
+    data: Any = trimesh.Trimesh(vertices=vertices, faces=faces, process=False).export(
+        file_type="stl"
+    )
+    return bytes(data)
+
+
+def write_parts(out: Path, items: Sequence[Part]) -> list[tuple[Path, str, tuple[float, ...]]]:
+    """Write each part into ``out``; returns (path, what, size x, y, z in mm)."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[tuple[Path, str, tuple[float, ...]]] = []
+    for part in items:
+        path = out / part.name
+        path.write_bytes(stl_bytes(part.solid))
+        x0, y0, z0, x1, y1, z1 = part.solid.bounding_box()
+        written.append((path, part.what, (x1 - x0, y1 - y0, z1 - z0)))
+    return written
+
+
+# -- the command -----------------------------------------------------------------------
+
+
+def add_command(commands: Any) -> None:
+    """``companion hardware parts``, among the hardware commands."""
+    cmd = commands.add_parser("parts", help="printable 3D parts (STL): carrier, figure base, jig")
+    cmd.add_argument("--maze", type=given_path, default=None, help="maze file (default: built in)")
+    cmd.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
+    cmd.add_argument("--sensor", choices=SENSOR_KEYS, default="reed-14mm", help="the sensor held")
+    cmd.add_argument("--bed", type=BED_MM, default=220.0, help="the printer's bed, mm square")
+    cmd.add_argument("--part", choices=PART_KINDS, default="all", help="only one kind of part")
+    cmd.add_argument("--out", type=given_path, required=True, help="directory for the STL files")
+    cmd.set_defaults(func=_parts_command)
+
+
+def _parts_command(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    maze, _ = load_maze(args.maze)
+    build = verified_build(args.sensor)
+    try:
+        items = parts(maze, config, build, args.bed, args.part)
+    except ImportError:
+        print(
+            "companion: manifold3d and trimesh are not installed: "
+            "pip install 'pyramid-companion[hardware]'",
+            file=sys.stderr,
+        )
+        return 2
+    except PartsError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    if args.out.exists() and not args.out.is_dir():
+        print(f"companion: --out {args.out} is a file, not a directory", file=sys.stderr)
+        return 2
+    print(
+        f"{build.name}: sensor {build.depth_mm:g} mm under the magnet's underside = figure "
+        f"base floor {BASE_FLOOR_MM:g} + cover {COVER_MM:g} + {build.in_carrier_mm:g} mm "
+        f"in the carrier ({build.source})"
+    )
+    for path, what, size in write_parts(args.out, items):
+        dims = " x ".join(f"{v:.1f}" for v in size)
+        print(f"wrote {path} ({dims} mm): {what}")
+    return 0

@@ -1,0 +1,376 @@
+"""Printed parts (``companion hardware parts``): every STL file the command writes is a
+closed, manifold solid, and its sizes, depths and positions are the board config's and
+the verified build's, probed on the mesh as a printer would see it (vertical lines
+through the solid), not read back from the generator."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from companion.board.config import BoardConfig
+from companion.cli import main
+from companion.games.mummy.maze import Maze
+from companion.hardware.build import reference_config
+from companion.hardware.parts import (
+    BASE_DIAMETER_MM,
+    BASE_FLOOR_MM,
+    COVER_MM,
+    FLOOR_MM,
+    GROOVE_MM,
+    HALL_ELEMENT_MM,
+    HALL_PACKAGE_MM,
+    HALL_POCKET_MM,
+    MARK_MM,
+    MIN_WALL_MM,
+    PIXEL_POCKET_MM,
+    REED_GLASS_MM,
+    SENSOR_KEYS,
+    TURN_X_MM,
+    UNDER_CHANNEL_MM,
+    PartsError,
+    check_build,
+    thickness,
+    verified_build,
+)
+from companion.hardware.placement import PIXEL_OFFSET_MM, Place, places
+
+np = pytest.importorskip("numpy")
+trimesh = pytest.importorskip("trimesh")
+pytest.importorskip("manifold3d")
+
+#: A probe never lands exactly on a facet's edge.
+EPS = (0.0137, 0.0113)
+BED = 220.0
+
+
+@pytest.fixture(scope="module")
+def ref1() -> BoardConfig:
+    return reference_config("reference-1")
+
+
+def _write(tmp: Path, *args: str) -> dict[str, trimesh.Trimesh]:
+    assert main(["hardware", "parts", "--out", str(tmp), *args]) == 0
+    return {f.name: trimesh.load(f, file_type="stl") for f in sorted(tmp.glob("*.stl"))}
+
+
+@pytest.fixture(scope="module")
+def reed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, trimesh.Trimesh]:
+    return _write(tmp_path_factory.mktemp("reed"), "--sensor", "reed-14mm")
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> dict[str, trimesh.Trimesh]:
+    return _write(tmp_path_factory.mktemp("hall"), "--sensor", "drv5032", "--part", "carrier")
+
+
+def crossings(mesh: trimesh.Trimesh, x: float, y: float) -> list[float]:
+    """Heights where the vertical line at (x, y) (3D: y north) crosses the surface."""
+    x, y = x + EPS[0], y + EPS[1]
+    tri = mesh.triangles
+    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+    v0, v1 = c[:, :2] - a[:, :2], b[:, :2] - a[:, :2]
+    den = v0[:, 0] * v1[:, 1] - v1[:, 0] * v0[:, 1]
+    ok = np.abs(den) > 1e-12
+    v2x, v2y = x - a[:, 0], y - a[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (v2x * v1[:, 1] - v1[:, 0] * v2y) / den
+        v = (v0[:, 0] * v2y - v2x * v0[:, 1]) / den
+        inside = ok & (u >= 0) & (v >= 0) & (u + v <= 1)
+    z = (
+        a[inside, 2]
+        + u[inside] * (c[inside, 2] - a[inside, 2])
+        + v[inside] * (b[inside, 2] - a[inside, 2])
+    )
+    hits = sorted({round(float(h), 4) for h in z})
+    assert len(hits) % 2 == 0, f"the line at {x}, {y} enters and leaves the solid: {hits}"
+    return hits
+
+
+def top(mesh: trimesh.Trimesh, sheet_x: float, sheet_y: float) -> float | None:
+    """The highest plastic at a point of the board (sheet coordinates: y south)."""
+    hits = crossings(mesh, sheet_x, -sheet_y)
+    return hits[-1] if hits else None
+
+
+def tiles_at(meshes: dict[str, trimesh.Trimesh], x: float, y: float) -> list[trimesh.Trimesh]:
+    return [
+        m
+        for name, m in meshes.items()
+        if name.startswith("carrier-")
+        and m.bounds[0][0] < x < m.bounds[1][0]
+        and m.bounds[0][1] < -y < m.bounds[1][1]
+    ]
+
+
+def tile_at(meshes: dict[str, trimesh.Trimesh], x: float, y: float) -> trimesh.Trimesh:
+    found = tiles_at(meshes, x, y)
+    assert len(found) == 1, f"{len(found)} tiles at {x}, {y}"
+    return found[0]
+
+
+def test_every_part_is_a_closed_manifold_solid(reed: dict[str, trimesh.Trimesh]) -> None:
+    assert sorted(reed) == [
+        "carrier-reed-14mm-camp.stl",
+        "carrier-reed-14mm-grid-r1c1.stl",
+        "carrier-reed-14mm-grid-r1c2.stl",
+        "carrier-reed-14mm-grid-r2c1.stl",
+        "carrier-reed-14mm-grid-r2c2.stl",
+        "carrier-reed-14mm-sarcophagus.stl",
+        "figure-base-8x3.stl",
+        "test-jig-reed-14mm.stl",
+    ]
+    for name, mesh in reed.items():
+        # Every edge between exactly two faces, faces consistently outward, a volume.
+        assert mesh.is_watertight, name
+        assert mesh.is_winding_consistent, name
+        assert mesh.is_volume and mesh.volume > 0, name
+        edges = np.sort(mesh.edges, axis=1)
+        _, counts = np.unique(edges, axis=0, return_counts=True)
+        assert set(counts.tolist()) == {2}, name
+        assert mesh.bounds[0][2] == pytest.approx(0.0), f"{name} lies on the bed"
+
+
+def test_carrier_tiles_fit_the_bed_and_cover_the_board(
+    reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
+) -> None:
+    p = ref1.cell_pitch_mm
+    build = verified_build("reed-14mm")
+    # Thickness: the reed's top 7 - 1 (base floor) - 1 (cover) = 5 mm down, 14 mm of
+    # glass, the floor and the channels under it.
+    thick = 5.0 + 14.0 + FLOOR_MM + UNDER_CHANNEL_MM[1]
+    assert build.depth_mm - BASE_FLOOR_MM - COVER_MM == 5.0
+    tiles = {n: m for n, m in reed.items() if n.startswith("carrier-")}
+    area = 0.0
+    for name, mesh in tiles.items():
+        (x0, y0, z0), (x1, y1, z1) = mesh.bounds
+        assert x1 - x0 <= BED - 10 and y1 - y0 <= BED - 10, name
+        assert z1 - z0 == pytest.approx(thick), name
+        # Tiles end on cell lines.
+        for v in (x0, x1, y0, y1):
+            assert v / p == pytest.approx(round(v / p)), (name, v)
+        area += (x1 - x0) * (y1 - y0)
+    # The 12 x 12 grid in four 6 x 6 tiles, and a band for each room's cells.
+    bounds = reed["carrier-reed-14mm-grid-r1c1.stl"].bounds.ravel().tolist()
+    assert bounds == pytest.approx([0, -6 * p, 0, 6 * p, 0, thick])
+    assert area == pytest.approx((ref1.columns * ref1.rows + 6 + 4) * p * p)
+    # Every position's sensor lies in exactly one tile.
+    for place in places(default_maze, ref1):
+        tile_at(reed, *place.sensor)
+
+
+def test_every_reed_hole_holds_the_glass_at_the_verified_depth(
+    reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
+) -> None:
+    build = verified_build("reed-14mm")
+    thick = 5.0 + 14.0 + FLOOR_MM + UNDER_CHANNEL_MM[1]
+    hole_r = REED_GLASS_MM / 2 + 0.2
+    for place in places(default_maze, ref1):
+        x, y = place.sensor
+        mesh = tile_at(reed, x, y)
+        # Inside the hole, beside the bottom lead's hole: the floor the glass stands on.
+        floor = top(mesh, x + 0.8, y)
+        assert floor is not None, place.name
+        # Magnet underside to the glass's top: base floor + cover + (surface - glass top).
+        glass_top = floor + 14.0
+        assert BASE_FLOOR_MM + COVER_MM + (thick - glass_top) == pytest.approx(build.depth_mm)
+        # The hole is the glass's width (and a fit): full height just outside it, east.
+        assert top(mesh, x + hole_r + 0.3, y) == pytest.approx(thick), place.name
+        # The top lead's channel runs to the bottom north of the hole; the lead hole too.
+        assert top(mesh, x, y - hole_r - 0.2) is None, place.name
+        assert top(mesh, x, y) is None, place.name
+
+
+def test_every_hall_pocket_holds_the_element_at_the_verified_depth(
+    hall: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
+) -> None:
+    build = verified_build("drv5032")
+    assert build.depth_mm == 11.0
+    thick = (11.0 - 2.0) - HALL_ELEMENT_MM + HALL_PACKAGE_MM + FLOOR_MM + UNDER_CHANNEL_MM[1]
+    half = (HALL_POCKET_MM[0] / 2, HALL_POCKET_MM[1] / 2)
+    for place in places(default_maze, ref1):
+        x, y = place.sensor
+        mesh = tile_at(hall, x, y)
+        assert mesh.bounds[1][2] == pytest.approx(thick)
+        floor = top(mesh, x + half[0] - 0.2, y + half[1] - 0.2)
+        assert floor is not None
+        element = floor + HALL_PACKAGE_MM - HALL_ELEMENT_MM
+        assert BASE_FLOOR_MM + COVER_MM + (thick - element) == pytest.approx(11.0)
+        assert top(mesh, x + half[0] + 0.3, y) == pytest.approx(thick)
+        assert top(mesh, x, y) is None  # the wires' hole
+
+
+def _keep_out(x: float, y: float, hx: float, hy: float) -> list[tuple[float, float]]:
+    """Points around a sensor's hole (half sizes hx, hy), MIN_WALL_MM outside it."""
+    points = []
+    for k in range(48):
+        a = 2 * math.pi * k / 48
+        if abs(math.sin(a) + 1) < 0.3:  # north: the reed's top lead channel
+            continue
+        r = hx + MIN_WALL_MM if hx == hy else 1.0
+        px, py = r * math.cos(a), r * math.sin(a)
+        if hx != hy:  # a rectangle: its outline grown by the wall
+            s = max(abs(px) / (hx + MIN_WALL_MM), abs(py) / (hy + MIN_WALL_MM))
+            px, py = px / s, py / s
+        points.append((x + px, y + py))
+    return points
+
+
+@pytest.mark.parametrize("sensor", ["reed", "hall"])
+def test_no_pixel_pocket_or_groove_comes_near_a_sensor(
+    sensor: str,
+    reed: dict[str, trimesh.Trimesh],
+    hall: dict[str, trimesh.Trimesh],
+    ref1: BoardConfig,
+    default_maze: Maze,
+) -> None:
+    meshes = reed if sensor == "reed" else hall
+    if sensor == "reed":
+        hx = hy = REED_GLASS_MM / 2 + 0.2
+    else:
+        hx, hy = HALL_POCKET_MM[0] / 2, HALL_POCKET_MM[1] / 2
+    for place in places(default_maze, ref1):
+        mesh = tile_at(meshes, *place.sensor)
+        thick = mesh.bounds[1][2]
+        for px, py in _keep_out(*place.sensor, hx, hy):
+            if (
+                mesh.bounds[0][0] < px < mesh.bounds[1][0]
+                and mesh.bounds[0][1] < -py < mesh.bounds[1][1]
+            ):
+                assert top(mesh, px, py) == pytest.approx(thick), (place.name, px, py)
+
+
+def test_each_pixel_pocket_lies_beside_its_sensor(
+    reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
+) -> None:
+    thick = reed["carrier-reed-14mm-grid-r1c1.stl"].bounds[1][2]
+    for place in places(default_maze, ref1):
+        x, y = place.sensor
+        assert place.pixel == (x + PIXEL_OFFSET_MM[0], y + PIXEL_OFFSET_MM[1])
+        # The piece's pocket: along the row, 16.7 mm long, 10 mm across (and a fit); a
+        # pocket that crosses a cell line continues on the next tile, if there is one.
+        for dx, dy in ((-8.0, -4.8), (8.0, 4.8), (-8.0, 4.8), (8.0, -4.8)):
+            px, py = place.pixel[0] + dx, place.pixel[1] + dy
+            for mesh in tiles_at(reed, px, py):
+                assert top(mesh, px, py) == pytest.approx(thick - PIXEL_POCKET_MM), place.name
+        # Beyond its ends and sides: the carrier's top.
+        for dx, dy in ((-8.9, -4.0), (8.9, -4.0), (-6.0, -5.6)):
+            px, py = place.pixel[0] + dx, place.pixel[1] + dy
+            mesh = tile_at(reed, px, py)
+            if place.position < ref1.cells:
+                assert top(mesh, px, py) == pytest.approx(thick), (place.name, dx, dy)
+
+
+def test_the_chain_runs_in_grooves_along_the_rows(
+    reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
+) -> None:
+    board = {p.pixel_index: p for p in places(default_maze, ref1)}
+    thick = reed["carrier-reed-14mm-grid-r1c1.stl"].bounds[1][2]
+    p = ref1.cell_pitch_mm
+    linked = 0
+    for i in range(len(board) - 1):
+        a, b = board[i], board[i + 1]
+        (x1, y1), (x2, y2) = a.pixel, b.pixel
+        if abs(x2 - x1) + abs(y2 - y1) > 1.5 * p:
+            continue  # a long jump runs under the carrier
+        linked += 1
+        # Halfway between the two pieces (beyond both pockets) the jumpers' groove.
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        if y1 != y2:  # a row's turn: east of the sensor, across the cell line
+            mx, my = a.sensor[0] + TURN_X_MM, my + 0.5
+        assert top(tile_at(reed, mx, my), mx, my) == pytest.approx(thick - GROOVE_MM[1]), (i,)
+    assert linked == len(board) - 1 - 2  # all but the jumps to the camp and the sarcophagus
+    # Pixels 0 (A12) and 23 (A11) are not linked: no groove between them.
+    a, b = board[0], board[23]
+    assert (a.name, b.name) == ("A12", "A11")
+    mx, my = a.pixel[0] - 3.0, (a.pixel[1] + b.pixel[1]) / 2
+    assert top(tile_at(reed, mx, my), mx, my) == pytest.approx(thick)
+
+
+def test_the_figure_base_holds_the_magnet_at_the_assumed_height(
+    reed: dict[str, trimesh.Trimesh],
+) -> None:
+    build = verified_build("reed-14mm")
+    d, h = build.magnet_mm
+    base = reed["figure-base-8x3.stl"]
+    assert base.extents.tolist() == pytest.approx(
+        [BASE_DIAMETER_MM, BASE_DIAMETER_MM, 1.0 + h], abs=0.01
+    )
+    # The pocket's floor: the magnet's underside 1 mm above the board.
+    assert crossings(base, 0.0, 0.0) == pytest.approx([0.0, BASE_FLOOR_MM])
+    assert crossings(base, d / 2 - 0.05, 0.0) == pytest.approx([0.0, BASE_FLOOR_MM])
+    assert crossings(base, d / 2 + 0.2, 0.0) == pytest.approx([0.0, 1.0 + h])
+    assert crossings(base, BASE_DIAMETER_MM / 2 + 0.1, 0.0) == []
+    # Magnet underside to the reed's top: base floor + cover + the carrier's 5 mm.
+    assert build.depth_mm == BASE_FLOOR_MM + COVER_MM + 5.0
+
+
+def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(
+    reed: dict[str, trimesh.Trimesh], ref1: BoardConfig
+) -> None:
+    jig = reed["test-jig-reed-14mm.stl"]
+    p = ref1.cell_pitch_mm
+    thick = jig.bounds[1][2]
+    assert jig.bounds.ravel().tolist() == pytest.approx([0, -3 * p, 0, 3 * p, 0, thick])
+    ring = BASE_DIAMETER_MM / 2 + MARK_MM[0] / 2 - MARK_MM[0] / 2  # the groove's middle
+    for row in range(3):
+        for col in range(3):
+            cx, cy = (col + 0.5) * p, (row + 0.5) * p
+            # A sensor hole under every cell, as in the carrier.
+            assert top(jig, cx, cy) is None
+            assert top(jig, cx + 0.8, cy) == pytest.approx(thick - 5.0 - 14.0)
+            # The ring where a centred figure base's edge stands (north-west of the centre).
+            a = math.radians(225)
+            rx, ry = cx + ring * math.cos(a), cy + ring * math.sin(a)
+            assert top(jig, rx, ry) == pytest.approx(thick - MARK_MM[1])
+            assert top(jig, cx + 7.0 * math.cos(a), cy + 7.0 * math.sin(a)) == pytest.approx(thick)
+    # Eight dimples where the base's edge goes when it stands 5 mm off the centre cell.
+    reach = BASE_DIAMETER_MM / 2 + verified_build("reed-14mm").tolerance_mm
+    for k in range(8):
+        a = math.radians(45 * k)
+        dx, dy = 1.5 * p + reach * math.cos(a), 1.5 * p + reach * math.sin(a)
+        assert top(jig, dx, dy) == pytest.approx(thick - 1.5), k
+
+
+def test_a_pixel_beside_the_sensor_as_before_is_refused() -> None:
+    """The old place (6.5 mm east of the centre, a 12 mm board reaching the reed's hole)."""
+    build = verified_build("reed-14mm")
+    old = [Place(0, "A1", (12.5, 12.5), (19.0, 12.5), 0)]
+    with pytest.raises(PartsError, match=r"A1: the pixel is 0\.0 mm from the reed"):
+        check_build(build, old, 25.0)
+    check_build(build, [Place(0, "A1", (12.5, 12.5), (16.0, 20.5), 0)], 25.0)
+
+
+def test_parts_follow_the_configs_pitch(tmp_path: Path, ref1: BoardConfig) -> None:
+    text = Path(ref1.source).read_text().replace("cell_pitch_mm = 25.0", "cell_pitch_mm = 30.0")
+    config = tmp_path / "board.toml"
+    config.write_text(text)
+    meshes = _write(tmp_path / "out", "--config", str(config), "--part", "jig")
+    jig = meshes["test-jig-reed-14mm.stl"]
+    assert jig.extents[:2].tolist() == pytest.approx([90.0, 90.0])
+    assert top(jig, 45.0 + 0.8, 45.0) == pytest.approx(jig.bounds[1][2] - 19.0)
+
+
+def test_a_bed_too_small_for_a_cell_is_refused_in_words(
+    tmp_path: Path, ref1: BoardConfig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = Path(ref1.source).read_text().replace("cell_pitch_mm = 25.0", "cell_pitch_mm = 60.0")
+    config = tmp_path / "board.toml"
+    config.write_text(text)
+    argv = ["hardware", "parts", "--out", str(tmp_path), "--bed", "60", "--config", str(config)]
+    assert main(argv) == 1
+    assert "a 60 mm cell does not fit on the bed (50 mm usable)" in capsys.readouterr().err
+    assert list(tmp_path.glob("*.stl")) == []
+
+
+def test_the_build_guide_gives_the_parts_depths_and_thicknesses() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "hardware" / "README.md").read_text()
+    for sensor in SENSOR_KEYS:
+        build = verified_build(sensor)
+        row = next(line for line in readme.splitlines() if line.startswith(f"| `{sensor}`"))
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1] == f"{build.depth_mm:g} mm", sensor
+        assert cells[3] == f"{thickness(build):g} mm", sensor
+        assert f"{build.in_carrier_mm:g} mm" in cells[2], sensor
