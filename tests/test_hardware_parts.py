@@ -14,20 +14,17 @@ from companion.board.config import BoardConfig
 from companion.cli import main
 from companion.games.mummy.maze import Maze
 from companion.hardware.build import reference_config
+from companion.hardware.builds import HALL, REED, STACK
 from companion.hardware.parts import (
     BASE_DIAMETER_MM,
-    BASE_FLOOR_MM,
-    COVER_MM,
+    FIT_MM,
     FLOOR_MM,
     GROOVE_MM,
-    HALL_ELEMENT_MM,
-    HALL_PACKAGE_MM,
-    HALL_POCKET_MM,
     MARK_MM,
     MIN_WALL_MM,
     PIXEL_POCKET_MM,
-    REED_GLASS_MM,
     SENSOR_KEYS,
+    SOT23_LEADS_MM,
     TURN_X_MM,
     UNDER_CHANNEL_MM,
     PartsError,
@@ -44,6 +41,15 @@ pytest.importorskip("manifold3d")
 #: A probe never lands exactly on a facet's edge.
 EPS = (0.0137, 0.0113)
 BED = 220.0
+#: The recommended builds (companion/hardware/builds.py) as the parts must hold them:
+#: the layers above the carrier, then each sensor's face and the carrier's thickness.
+ABOVE = STACK.figure_floor_mm + STACK.cover_mm + STACK.print_mm
+REED_LENGTH, REED_WIDTH, _ = REED.body_mm
+REED_TOP = REED.depth_mm - ABOVE  # the glass's top under the carrier's top
+REED_THICK = REED_TOP + REED_LENGTH + FLOOR_MM + UNDER_CHANNEL_MM[1]
+SOT23_ELEMENT = 0.65  # the DRV5032's element under its SOT-23 face (TI SLVSDC7)
+HALL_FACE = HALL.depth_mm - SOT23_ELEMENT - ABOVE
+HALL_THICK = HALL_FACE + HALL.body_mm[2] + FLOOR_MM + UNDER_CHANNEL_MM[1]
 
 
 @pytest.fixture(scope="module")
@@ -58,12 +64,12 @@ def _write(tmp: Path, *args: str) -> dict[str, trimesh.Trimesh]:
 
 @pytest.fixture(scope="module")
 def reed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, trimesh.Trimesh]:
-    return _write(tmp_path_factory.mktemp("reed"), "--sensor", "reed-14mm")
+    return _write(tmp_path_factory.mktemp("reed"), "--sensor", "reed")
 
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> dict[str, trimesh.Trimesh]:
-    return _write(tmp_path_factory.mktemp("hall"), "--sensor", "drv5032", "--part", "carrier")
+    return _write(tmp_path_factory.mktemp("hall"), "--sensor", "hall", "--part", "carrier")
 
 
 def crossings(mesh: trimesh.Trimesh, x: float, y: float) -> list[float]:
@@ -113,14 +119,14 @@ def tile_at(meshes: dict[str, trimesh.Trimesh], x: float, y: float) -> trimesh.T
 
 def test_every_part_is_a_closed_manifold_solid(reed: dict[str, trimesh.Trimesh]) -> None:
     assert sorted(reed) == [
-        "carrier-reed-14mm-camp.stl",
-        "carrier-reed-14mm-grid-r1c1.stl",
-        "carrier-reed-14mm-grid-r1c2.stl",
-        "carrier-reed-14mm-grid-r2c1.stl",
-        "carrier-reed-14mm-grid-r2c2.stl",
-        "carrier-reed-14mm-sarcophagus.stl",
+        "carrier-reed-camp.stl",
+        "carrier-reed-grid-r1c1.stl",
+        "carrier-reed-grid-r1c2.stl",
+        "carrier-reed-grid-r2c1.stl",
+        "carrier-reed-grid-r2c2.stl",
+        "carrier-reed-sarcophagus.stl",
         "figure-base-8x3.stl",
-        "test-jig-reed-14mm.stl",
+        "test-jig-reed.stl",
     ]
     for name, mesh in reed.items():
         # Every edge between exactly two faces, faces consistently outward, a volume.
@@ -137,11 +143,10 @@ def test_carrier_tiles_fit_the_bed_and_cover_the_board(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
     p = ref1.cell_pitch_mm
-    build = verified_build("reed-14mm")
-    # Thickness: the reed's top 7 - 1 (base floor) - 1 (cover) = 5 mm down, 14 mm of
-    # glass, the floor and the channels under it.
-    thick = 5.0 + 14.0 + FLOOR_MM + UNDER_CHANNEL_MM[1]
-    assert build.depth_mm - BASE_FLOOR_MM - COVER_MM == 5.0
+    # Thickness: the glass's top 8.5 - 1 (base floor) - 1.1 (cover, print) = 6.4 mm down,
+    # 12.7 mm of glass, the floor and the channels under it.
+    assert round(REED_TOP, 6) == 6.4
+    thick = REED_THICK
     tiles = {n: m for n, m in reed.items() if n.startswith("carrier-")}
     area = 0.0
     for name, mesh in tiles.items():
@@ -153,7 +158,7 @@ def test_carrier_tiles_fit_the_bed_and_cover_the_board(
             assert v / p == pytest.approx(round(v / p)), (name, v)
         area += (x1 - x0) * (y1 - y0)
     # The 12 x 12 grid in four 6 x 6 tiles, and a band for each room's cells.
-    bounds = reed["carrier-reed-14mm-grid-r1c1.stl"].bounds.ravel().tolist()
+    bounds = reed["carrier-reed-grid-r1c1.stl"].bounds.ravel().tolist()
     assert bounds == pytest.approx([0, -6 * p, 0, 6 * p, 0, thick])
     assert area == pytest.approx((ref1.columns * ref1.rows + 6 + 4) * p * p)
     # Every position's sensor lies in exactly one tile.
@@ -164,9 +169,8 @@ def test_carrier_tiles_fit_the_bed_and_cover_the_board(
 def test_every_reed_hole_holds_the_glass_at_the_verified_depth(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
-    build = verified_build("reed-14mm")
-    thick = 5.0 + 14.0 + FLOOR_MM + UNDER_CHANNEL_MM[1]
-    hole_r = REED_GLASS_MM / 2 + 0.2
+    thick = REED_THICK
+    hole_r = REED_WIDTH / 2 + FIT_MM
     for place in places(default_maze, ref1):
         x, y = place.sensor
         mesh = tile_at(reed, x, y)
@@ -174,8 +178,8 @@ def test_every_reed_hole_holds_the_glass_at_the_verified_depth(
         floor = top(mesh, x + 0.8, y)
         assert floor is not None, place.name
         # Magnet underside to the glass's top: base floor + cover + (surface - glass top).
-        glass_top = floor + 14.0
-        assert BASE_FLOOR_MM + COVER_MM + (thick - glass_top) == pytest.approx(build.depth_mm)
+        glass_top = floor + REED_LENGTH
+        assert ABOVE + (thick - glass_top) == pytest.approx(REED.depth_mm), place.name
         # The hole is the glass's width (and a fit): full height just outside it, east.
         assert top(mesh, x + hole_r + 0.3, y) == pytest.approx(thick), place.name
         # The top lead's channel runs to the bottom north of the hole; the lead hole too.
@@ -186,18 +190,16 @@ def test_every_reed_hole_holds_the_glass_at_the_verified_depth(
 def test_every_hall_pocket_holds_the_element_at_the_verified_depth(
     hall: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
-    build = verified_build("drv5032")
-    assert build.depth_mm == 11.0
-    thick = (11.0 - 2.0) - HALL_ELEMENT_MM + HALL_PACKAGE_MM + FLOOR_MM + UNDER_CHANNEL_MM[1]
-    half = (HALL_POCKET_MM[0] / 2, HALL_POCKET_MM[1] / 2)
+    thick = HALL_THICK
+    half = (HALL.body_mm[0] / 2 + FIT_MM, SOT23_LEADS_MM / 2 + FIT_MM)
     for place in places(default_maze, ref1):
         x, y = place.sensor
         mesh = tile_at(hall, x, y)
         assert mesh.bounds[1][2] == pytest.approx(thick)
         floor = top(mesh, x + half[0] - 0.2, y + half[1] - 0.2)
         assert floor is not None
-        element = floor + HALL_PACKAGE_MM - HALL_ELEMENT_MM
-        assert BASE_FLOOR_MM + COVER_MM + (thick - element) == pytest.approx(11.0)
+        element = floor + HALL.body_mm[2] - SOT23_ELEMENT
+        assert ABOVE + (thick - element) == pytest.approx(HALL.depth_mm), place.name
         assert top(mesh, x + half[0] + 0.3, y) == pytest.approx(thick)
         assert top(mesh, x, y) is None  # the wires' hole
 
@@ -228,9 +230,9 @@ def test_no_pixel_pocket_or_groove_comes_near_a_sensor(
 ) -> None:
     meshes = reed if sensor == "reed" else hall
     if sensor == "reed":
-        hx = hy = REED_GLASS_MM / 2 + 0.2
+        hx = hy = REED_WIDTH / 2 + FIT_MM
     else:
-        hx, hy = HALL_POCKET_MM[0] / 2, HALL_POCKET_MM[1] / 2
+        hx, hy = HALL.body_mm[0] / 2 + FIT_MM, SOT23_LEADS_MM / 2 + FIT_MM
     for place in places(default_maze, ref1):
         mesh = tile_at(meshes, *place.sensor)
         thick = mesh.bounds[1][2]
@@ -245,7 +247,7 @@ def test_no_pixel_pocket_or_groove_comes_near_a_sensor(
 def test_each_pixel_pocket_lies_beside_its_sensor(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
-    thick = reed["carrier-reed-14mm-grid-r1c1.stl"].bounds[1][2]
+    thick = reed["carrier-reed-grid-r1c1.stl"].bounds[1][2]
     for place in places(default_maze, ref1):
         x, y = place.sensor
         assert place.pixel == (x + PIXEL_OFFSET_MM[0], y + PIXEL_OFFSET_MM[1])
@@ -267,7 +269,7 @@ def test_the_chain_runs_in_grooves_along_the_rows(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
     board = {p.pixel_index: p for p in places(default_maze, ref1)}
-    thick = reed["carrier-reed-14mm-grid-r1c1.stl"].bounds[1][2]
+    thick = reed["carrier-reed-grid-r1c1.stl"].bounds[1][2]
     p = ref1.cell_pitch_mm
     linked = 0
     for i in range(len(board) - 1):
@@ -292,25 +294,26 @@ def test_the_chain_runs_in_grooves_along_the_rows(
 def test_the_figure_base_holds_the_magnet_at_the_assumed_height(
     reed: dict[str, trimesh.Trimesh],
 ) -> None:
-    build = verified_build("reed-14mm")
+    build = verified_build("reed")
+    floor = STACK.figure_floor_mm
     d, h = build.magnet_mm
     base = reed["figure-base-8x3.stl"]
     assert base.extents.tolist() == pytest.approx(
-        [BASE_DIAMETER_MM, BASE_DIAMETER_MM, 1.0 + h], abs=0.01
+        [BASE_DIAMETER_MM, BASE_DIAMETER_MM, floor + h], abs=0.01
     )
     # The pocket's floor: the magnet's underside 1 mm above the board.
-    assert crossings(base, 0.0, 0.0) == pytest.approx([0.0, BASE_FLOOR_MM])
-    assert crossings(base, d / 2 - 0.05, 0.0) == pytest.approx([0.0, BASE_FLOOR_MM])
-    assert crossings(base, d / 2 + 0.2, 0.0) == pytest.approx([0.0, 1.0 + h])
+    assert crossings(base, 0.0, 0.0) == pytest.approx([0.0, floor])
+    assert crossings(base, d / 2 - 0.05, 0.0) == pytest.approx([0.0, floor])
+    assert crossings(base, d / 2 + 0.2, 0.0) == pytest.approx([0.0, floor + h])
     assert crossings(base, BASE_DIAMETER_MM / 2 + 0.1, 0.0) == []
-    # Magnet underside to the reed's top: base floor + cover + the carrier's 5 mm.
-    assert build.depth_mm == BASE_FLOOR_MM + COVER_MM + 5.0
+    # Magnet underside to the reed's top: base floor + cover and print + the carrier's.
+    assert floor + STACK.cover_mm + STACK.print_mm + REED_TOP == pytest.approx(REED.depth_mm)
 
 
 def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig
 ) -> None:
-    jig = reed["test-jig-reed-14mm.stl"]
+    jig = reed["test-jig-reed.stl"]
     p = ref1.cell_pitch_mm
     thick = jig.bounds[1][2]
     assert jig.bounds.ravel().tolist() == pytest.approx([0, -3 * p, 0, 3 * p, 0, thick])
@@ -320,14 +323,14 @@ def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(
             cx, cy = (col + 0.5) * p, (row + 0.5) * p
             # A sensor hole under every cell, as in the carrier.
             assert top(jig, cx, cy) is None
-            assert top(jig, cx + 0.8, cy) == pytest.approx(thick - 5.0 - 14.0)
+            assert top(jig, cx + 0.8, cy) == pytest.approx(thick - REED_TOP - REED_LENGTH)
             # The ring where a centred figure base's edge stands (north-west of the centre).
             a = math.radians(225)
             rx, ry = cx + ring * math.cos(a), cy + ring * math.sin(a)
             assert top(jig, rx, ry) == pytest.approx(thick - MARK_MM[1])
             assert top(jig, cx + 7.0 * math.cos(a), cy + 7.0 * math.sin(a)) == pytest.approx(thick)
     # Eight dimples where the base's edge goes when it stands 5 mm off the centre cell.
-    reach = BASE_DIAMETER_MM / 2 + verified_build("reed-14mm").tolerance_mm
+    reach = BASE_DIAMETER_MM / 2 + verified_build("reed").tolerance_mm
     for k in range(8):
         a = math.radians(45 * k)
         dx, dy = 1.5 * p + reach * math.cos(a), 1.5 * p + reach * math.sin(a)
@@ -336,7 +339,7 @@ def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(
 
 def test_a_pixel_beside_the_sensor_as_before_is_refused() -> None:
     """The old place (6.5 mm east of the centre, a 12 mm board reaching the reed's hole)."""
-    build = verified_build("reed-14mm")
+    build = verified_build("reed")
     old = [Place(0, "A1", (12.5, 12.5), (19.0, 12.5), 0)]
     with pytest.raises(PartsError, match=r"A1: the pixel is 0\.0 mm from the reed"):
         check_build(build, old, 25.0)
@@ -348,9 +351,9 @@ def test_parts_follow_the_configs_pitch(tmp_path: Path, ref1: BoardConfig) -> No
     config = tmp_path / "board.toml"
     config.write_text(text)
     meshes = _write(tmp_path / "out", "--config", str(config), "--part", "jig")
-    jig = meshes["test-jig-reed-14mm.stl"]
+    jig = meshes["test-jig-reed.stl"]
     assert jig.extents[:2].tolist() == pytest.approx([90.0, 90.0])
-    assert top(jig, 45.0 + 0.8, 45.0) == pytest.approx(jig.bounds[1][2] - 19.0)
+    assert top(jig, 45.0 + 0.8, 45.0) == pytest.approx(REED_THICK - REED_TOP - REED_LENGTH)
 
 
 def test_a_bed_too_small_for_a_cell_is_refused_in_words(

@@ -11,14 +11,15 @@ this writes binary STL files for a 3D printer:
   for the LED chain's jumpers from pixel to pixel, and a wire hole where a row's supply
   or a long jump comes up from below;
 - **a figure base** with its magnet pocket, so the magnet's underside sits exactly
-  :data:`BASE_FLOOR_MM` above the board;
+  the figure base's floor (``builds.STACK``) above the board;
 - **a 3 x 3 test jig**: nine cells of the carrier, with a ring where a figure base
   stands centred on each cell and marks where its edge goes when it stands
   ``tolerance`` mm off-centre, so a maker checks one sensor batch before buying 152.
 
 Every x and y comes from ``placement`` (the geometry the assembly sheet is drawn from);
-every depth from :func:`verified_build` and the stack of :data:`COVER_MM` and
-:data:`BASE_FLOOR_MM`: depth = base floor + cover + the sensor's depth in the carrier.
+every depth from the recommended builds of ``builds`` (the sensor, its verified depth,
+the magnet and the layers above the carrier, through :func:`verified_build`): depth =
+the base's floor + the cover and print + the sensing element's depth in the carrier.
 The meshes are made with manifold3d (exact booleans whose result is always a closed,
 manifold solid) and written with trimesh; both are in the ``hardware`` extra, never on
 the Pi.  Coordinates of every file: mm, x east, y north (the sheet's y flipped), z up
@@ -42,16 +43,12 @@ from companion.games.mummy.maze import Direction, Maze
 from companion.inputs import Number, given_path
 from companion.mazes import load_maze
 
+from .builds import MAGNET_DIAMETER_MM, MAGNET_HEIGHT_MM, RECOMMENDED, STACK
 from .placement import PIECE_MM, Place, pixel_centre, places, room_layout
 
 if TYPE_CHECKING:
     from manifold3d import Manifold
 
-#: The cover over the carrier: 1 mm acrylic or card with the printed maze on it (mm).
-COVER_MM = 1.0
-#: Plastic under the magnet in a figure base: the magnet's underside is this far above
-#: the board's surface (mm).
-BASE_FLOOR_MM = 1.0
 #: A figure base's diameter (mm): a figure 5 mm off-centre stays on its 25 mm cell's
 #: side of the neighbours' bases.
 BASE_DIAMETER_MM = 20.0
@@ -59,17 +56,12 @@ BASE_DIAMETER_MM = 20.0
 FLOOR_MM = 1.5
 #: Play around a part in its hole or pocket (mm, on each side).
 FIT_MM = 0.2
-#: The reed switch's glass diameter; its hole is FIT_MM wider on every side.
-REED_GLASS_MM = 2.0
 #: The channel beside a reed's hole for its top lead, bent down along the glass (mm).
 LEAD_CHANNEL_MM = 1.2
 #: The hole in a reed hole's floor for its bottom lead (mm).
 LEAD_HOLE_MM = 1.0
-#: A Hall switch's pocket (SOT-23 with its leads: 2.9 x 2.64 mm) and its depths (mm):
-#: the package's height, and the sensing element under its top face (TI SLVSDC7).
-HALL_POCKET_MM = (2.9 + 2 * FIT_MM + 0.1, 2.64 + 2 * FIT_MM)
-HALL_PACKAGE_MM = 1.1
-HALL_ELEMENT_MM = 0.65
+#: A SOT-23's width over its leads (mm; its body is 1.3 mm): the Hall pocket's width.
+SOT23_LEADS_MM = 2.64
 #: The hole under a Hall switch for its three wires (mm).
 HALL_WIRE_HOLE_MM = 2.0
 #: A pixel's pocket depth (a 60/m piece with its LED is about 1.6 mm thick) and the
@@ -106,53 +98,46 @@ class PartsError(ValueError):
 
 @dataclass(frozen=True)
 class SensorBuild:
-    """A sensor at a verified depth under a figure's magnet."""
+    """A recommended sensor at its verified depth under a figure's magnet (mm)."""
 
-    sensor: str  # the key of ``companion hardware magnets --sensor``
+    sensor: str  # "reed" or "hall": the key of companion.hardware.builds
     name: str
     kind: str  # "reed" (upright) or "hall" (face up)
-    length_mm: float  # the reed's glass (0 for a Hall switch)
-    depth_mm: float  # magnet underside to the reed's top end or the Hall element
+    body_mm: tuple[float, float, float]  # length (a reed's glass), width, height
+    depth_mm: float  # magnet underside to the sensing element (a reed: its glass's top)
+    face_mm: float  # carrier top to the package face (a reed: its glass's top)
+    element_mm: float  # the sensing element under the package face (0 for a reed)
     magnet_mm: tuple[float, float]  # diameter, height
-    grade: str
+    floor_mm: float  # the figure base's floor under the magnet
+    cover_mm: float  # the cover and the printed maze on the carrier
     tolerance_mm: float  # how far off-centre a figure may stand
-    source: str  # where the depth and the magnet come from
 
     @property
     def in_carrier_mm(self) -> float:
         """How deep under the carrier's top the reed's top end or the Hall element sits."""
-        return self.depth_mm - BASE_FLOOR_MM - COVER_MM
+        return round(self.face_mm + self.element_mm, 3)
 
 
-#: The builds hardware/README.md recommends, each checked by ``companion hardware
-#: magnets`` with its defaults (8 x 3 mm N35, 25 mm pitch, a figure 5 mm off-centre).
-_BUILDS = {
-    "reed-14mm": ("reed switch, 2 x 14 mm glass, upright", "reed", 14.0, 7.0),
-    "reed-7mm": ("reed switch, 7 mm glass, upright", "reed", 7.0, 7.0),
-    "drv5032": ("DRV5032 Hall switch (SOT-23), face up", "hall", 0.0, 11.0),
-}
-SENSOR_KEYS = tuple(_BUILDS)
+SENSOR_KEYS = tuple(r.key for r in RECOMMENDED)
 
 
 def verified_build(sensor: str) -> SensorBuild:
-    """The depth and magnet the parts hold ``sensor`` at.
-
-    The one place the parts read them from: the depths of hardware/README.md's
-    recommended builds ("Reed or Hall": an upright reed 7 mm under the magnet, a
-    DRV5032 11 mm), with the 8 x 3 mm N35 magnet and the 5 mm tolerance of
-    ``companion hardware magnets``.
-    """
-    name, kind, length, depth = _BUILDS[sensor]
+    """The recommended build ``sensor`` ("reed" or "hall") of ``companion.hardware.builds``:
+    the part, its depth under the magnet (what ``companion hardware magnets`` passes),
+    the magnet and the layers above the carrier, which the parts hold it at."""
+    rec = next(r for r in RECOMMENDED if r.key == sensor)
     return SensorBuild(
-        sensor,
-        name,
-        kind,
-        length,
-        depth,
-        (8.0, 3.0),
-        "N35",
-        5.0,
-        "hardware/README.md, Reed or Hall (companion hardware magnets)",
+        sensor=rec.key,
+        name=f"{rec.order_code} " + ("reed switch" if rec.sensor.is_reed else "Hall switch"),
+        kind="reed" if rec.sensor.is_reed else "hall",
+        body_mm=rec.body_mm,
+        depth_mm=rec.depth_mm,
+        face_mm=rec.below_carrier_top_mm,
+        element_mm=rec.element_below_face_mm,
+        magnet_mm=(MAGNET_DIAMETER_MM, MAGNET_HEIGHT_MM),
+        floor_mm=STACK.figure_floor_mm,
+        cover_mm=round(STACK.cover_mm + STACK.print_mm, 3),
+        tolerance_mm=rec.build().tolerance_mm,
     )
 
 
@@ -180,10 +165,11 @@ class Hole:
 def sensor_holes(build: SensorBuild, place: Place) -> list[Hole]:
     """The hole (reed) or pocket (Hall) that holds one sensor at its depth."""
     x, y = place.sensor
-    top = build.in_carrier_mm
+    top = build.face_mm
+    length, width, height = build.body_mm
     if build.kind == "reed":
-        hole = REED_GLASS_MM + 2 * FIT_MM
-        floor = top + build.length_mm
+        hole = width + 2 * FIT_MM
+        floor = top + length
         # The top lead is bent down along the glass, on the side away from the pixel.
         side = -math.copysign(1.0, place.pixel[1] - y)
         channel_y = y + side * (hole / 2 + LEAD_CHANNEL_MM / 2 - 0.3)
@@ -192,9 +178,10 @@ def sensor_holes(build: SensorBuild, place: Place) -> list[Hole]:
             Hole("lead channel", (x, channel_y), (LEAD_CHANNEL_MM, LEAD_CHANNEL_MM), 0.0, None),
             Hole("lead hole", (x, y), (LEAD_HOLE_MM, 0), 0.0, None),
         ]
-    floor = top - HALL_ELEMENT_MM + HALL_PACKAGE_MM
+    floor = top + height
+    pocket = (length + 2 * FIT_MM, max(width, SOT23_LEADS_MM) + 2 * FIT_MM)
     return [
-        Hole("hall", (x, y), HALL_POCKET_MM, 0.0, floor),
+        Hole("hall", (x, y), pocket, 0.0, floor),
         Hole("hall wires", (x, y), (HALL_WIRE_HOLE_MM, 0), 0.0, None),
     ]
 
@@ -290,11 +277,11 @@ def gap(a: Hole, b: Hole) -> float:
 def check_build(build: SensorBuild, board: Sequence[Place], pitch: float) -> None:
     """Refuse a build that cannot be printed: the depth above the carrier, or a pixel's
     pocket or a chain groove closer than :data:`MIN_WALL_MM` to a sensor's hole."""
-    if build.in_carrier_mm < 0:
+    if build.face_mm < 0:
         raise PartsError(
             f"the {build.name} is verified at {build.depth_mm:g} mm under the magnet, less "
-            f"than the figure base's floor ({BASE_FLOOR_MM:g} mm) and the cover "
-            f"({COVER_MM:g} mm): no carrier can hold it there"
+            f"than the figure base's floor ({build.floor_mm:g} mm) and the cover "
+            f"({build.cover_mm:g} mm): no carrier can hold it there"
         )
     led = [h for place in board for h in pixel_holes(place)] + [
         h for h in chain_holes(board, pitch) if h.what == "groove"
@@ -417,14 +404,15 @@ def carrier_tile(build: SensorBuild, holes: Sequence[Hole], tile: Tile) -> Manif
 
 def figure_base(build: SensorBuild) -> Manifold:
     """A figure base: a disc with the magnet's pocket open at the top, its floor
-    :data:`BASE_FLOOR_MM` thick, so the magnet's underside sits that high."""
+    ``build.floor_mm`` thick, so the magnet's underside sits that high."""
     from manifold3d import Manifold
 
     diameter, height = build.magnet_mm
-    total = BASE_FLOOR_MM + height
+    floor = build.floor_mm
+    total = floor + height
     disc = Manifold.cylinder(total, BASE_DIAMETER_MM / 2, BASE_DIAMETER_MM / 2, 2 * SEGMENTS)
     r = diameter / 2 + FIT_MM / 2
-    pocket = Manifold.cylinder(height + 1.0, r, r, 2 * SEGMENTS).translate((0, 0, BASE_FLOOR_MM))
+    pocket = Manifold.cylinder(height + 1.0, r, r, 2 * SEGMENTS).translate((0, 0, floor))
     return disc - pocket
 
 
@@ -530,7 +518,7 @@ def parts(
             )
     if only in ("all", "base"):
         d, h = build.magnet_mm
-        what = f"figure base for a {d:g} x {h:g} mm magnet, {BASE_FLOOR_MM:g} mm above the board"
+        what = f"figure base for a {d:g} x {h:g} mm magnet, {build.floor_mm:g} mm above the board"
         result.append(Part(f"figure-base-{d:g}x{h:g}.stl", what, figure_base(build)))
     if only in ("all", "jig"):
         what = f"3 x 3 test jig, {build.name} at {build.depth_mm:g} mm"
@@ -572,7 +560,9 @@ def add_command(commands: Any) -> None:
     cmd = commands.add_parser("parts", help="printable 3D parts (STL): carrier, figure base, jig")
     cmd.add_argument("--maze", type=given_path, default=None, help="maze file (default: built in)")
     cmd.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
-    cmd.add_argument("--sensor", choices=SENSOR_KEYS, default="reed-14mm", help="the sensor held")
+    cmd.add_argument(
+        "--sensor", choices=SENSOR_KEYS, default="reed", help="a recommended build (hardware/)"
+    )
     cmd.add_argument("--bed", type=BED_MM, default=220.0, help="the printer's bed, mm square")
     cmd.add_argument("--part", choices=PART_KINDS, default="all", help="only one kind of part")
     cmd.add_argument("--out", type=given_path, required=True, help="directory for the STL files")
@@ -599,9 +589,9 @@ def _parts_command(args: argparse.Namespace) -> int:
         print(f"companion: --out {args.out} is a file, not a directory", file=sys.stderr)
         return 2
     print(
-        f"{build.name}: sensor {build.depth_mm:g} mm under the magnet's underside = figure "
-        f"base floor {BASE_FLOOR_MM:g} + cover {COVER_MM:g} + {build.in_carrier_mm:g} mm "
-        f"in the carrier ({build.source})"
+        f"{build.name}: sensing element {build.depth_mm:g} mm under the magnet's underside "
+        f"= figure base floor {build.floor_mm:g} + cover and print {build.cover_mm:g} + "
+        f"{build.in_carrier_mm:g} mm in the carrier (companion/hardware/builds.py)"
     )
     for path, what, size in write_parts(args.out, items):
         dims = " x ".join(f"{v:.1f}" for v in size)
