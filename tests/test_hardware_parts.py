@@ -25,14 +25,13 @@ from companion.hardware.parts import (
     PIXEL_POCKET_MM,
     SENSOR_KEYS,
     SOT23_LEADS_MM,
-    TURN_X_MM,
     UNDER_CHANNEL_MM,
     PartsError,
     check_build,
     thickness,
     verified_build,
 )
-from companion.hardware.placement import PIXEL_OFFSET_MM, Place, places
+from companion.hardware.placement import PIXEL_OFFSET_MM, TURN_X_MM, Place, places
 
 np = pytest.importorskip("numpy")
 trimesh = pytest.importorskip("trimesh")
@@ -377,3 +376,10 @@ def test_the_build_guide_gives_the_parts_depths_and_thicknesses() -> None:
         assert cells[1] == f"{build.depth_mm:g} mm", sensor
         assert cells[3] == f"{thickness(build):g} mm", sensor
         assert f"{build.in_carrier_mm:g} mm" in cells[2], sensor
+
+
+def test_the_build_guide_places_the_pixel_where_the_sheet_and_carrier_do() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "hardware" / "README.md").read_text()
+    east, south = PIXEL_OFFSET_MM
+    where = f"{east:g} mm east and {south:g} mm south of"
+    assert readme.count(where) == 2  # the BOM and "Printed parts"

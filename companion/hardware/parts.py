@@ -44,7 +44,15 @@ from companion.inputs import Number, given_path
 from companion.mazes import load_maze
 
 from .builds import MAGNET_DIAMETER_MM, MAGNET_HEIGHT_MM, RECOMMENDED, STACK
-from .placement import PIECE_MM, Place, pixel_centre, places, room_layout
+from .placement import (
+    PIECE_MM,
+    Place,
+    is_long_link,
+    link_route,
+    pixel_centre,
+    places,
+    room_layout,
+)
 
 if TYPE_CHECKING:
     from manifold3d import Manifold
@@ -68,9 +76,6 @@ HALL_WIRE_HOLE_MM = 2.0
 #: chain's grooves (three jumper wires side by side), mm.
 PIXEL_POCKET_MM = 2.0
 GROOVE_MM = (3.0, 2.0)  # width, depth
-#: A row's turn (the link from one row's last piece to the next row's first) runs this
-#: far east of the sensors, between the pieces' pockets, clear of the sensor (mm).
-TURN_X_MM = 8.5
 #: Where a row's 5 V and GND or a long jump come up from below: a hole at the pixel (mm).
 WIRE_HOLE_MM = 4.0
 #: Channels under the carrier along every row (width, depth mm): one under the sensors
@@ -196,8 +201,9 @@ def chain_holes(board: Sequence[Place], pitch: float) -> list[Hole]:
     """Grooves for the LED chain's jumpers, and wire holes from below.
 
     A link to the next pixel within 1.5 pitches (along a row, or a row's turn) is a
-    groove; a longer one (the last cell to the camp, the camp to the sarcophagus) runs
-    under the carrier, up through a wire hole at each end.  Every pixel that starts a
+    groove along its route (``placement.link_route``, as the sheet draws it); a longer
+    one (the last cell to the camp, the camp to the sarcophagus) runs under the
+    carrier, up through a wire hole at each end.  Every pixel that starts a
     row of the chain has a wire hole too: the row's 5 V and GND come up there from the
     bus wires below (hardware/README.md: feed every row).
     """
@@ -207,23 +213,20 @@ def chain_holes(board: Sequence[Place], pitch: float) -> list[Hole]:
         holes.append(Hole("wire hole", ordered[0].pixel, (WIRE_HOLE_MM, 0), 0.0, None))
     width, depth = GROOVE_MM
     for a, b in pairwise(ordered):
-        (x1, y1), (x2, y2) = a.pixel, b.pixel
-        dx, dy = abs(x2 - x1), abs(y2 - y1)
-        if dx + dy > 1.5 * pitch:
+        if is_long_link(a.pixel, b.pixel, pitch):
             holes.append(Hole("wire hole", a.pixel, (WIRE_HOLE_MM, 0), 0.0, None))
             holes.append(Hole("wire hole", b.pixel, (WIRE_HOLE_MM, 0), 0.0, None))
             continue
-        if dx > 1e-9 and dy > 1e-9:
-            raise PartsError(
-                f"pixels {a.pixel_index} and {b.pixel_index} ({a.name}, {b.name}) are diagonal "
-                "neighbours: the carrier has grooves along the rows and columns only"
-            )
-        if dy < 1e-9:
-            holes.append(Hole("groove", ((x1 + x2) / 2, y1), (dx + width, width), 0.0, depth))
-        else:
-            x = a.sensor[0] + TURN_X_MM
-            holes.append(Hole("groove", (x, (y1 + y2) / 2), (width, dy + width), 0.0, depth))
-        if dy > 1e-9:  # a new row of the chain: its supply comes up here
+        for (x1, y1), (x2, y2) in pairwise(link_route(a.sensor, a.pixel, b.pixel)):
+            dx, dy = abs(x2 - x1), abs(y2 - y1)
+            if dx > 1e-9 and dy > 1e-9:
+                raise PartsError(
+                    f"pixels {a.pixel_index} and {b.pixel_index} ({a.name}, {b.name}) are "
+                    "diagonal neighbours: the carrier has grooves along the rows and columns only"
+                )
+            size = (dx + width, width) if dy < 1e-9 else (width, dy + width)
+            holes.append(Hole("groove", ((x1 + x2) / 2, (y1 + y2) / 2), size, 0.0, depth))
+        if abs(b.pixel[1] - a.pixel[1]) > 1e-9:  # a new row of the chain: its supply
             holes.append(Hole("wire hole", b.pixel, (WIRE_HOLE_MM, 0), 0.0, None))
     return holes
 

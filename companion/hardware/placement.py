@@ -29,10 +29,16 @@ from companion.board.config import BoardConfig
 from companion.games.mummy.maze import Direction, Maze, Opening
 
 #: The pixel's centre from the sensor's (the cell centre), mm: east and south.
-PIXEL_OFFSET_MM = (3.5, 8.0)
+PIXEL_OFFSET_MM = (3.0, 8.0)
 #: A pixel piece cut from a 60/m strip: 1000/60 mm along the row, 10 mm across. A 30/m
 #: piece (33.3 mm) would be longer than the 25 mm pitch.
 PIECE_MM = (1000.0 / 60.0, 10.0)
+#: A row's turn (one row's last pixel to the next row's first) runs this far east of
+#: the sensors, between the ends of the two pieces (mm).
+TURN_X_MM = 8.5
+#: A link longer than this many pitches is a long wire (the last cell to the camp, the
+#: camp to the sarcophagus): dashed on the sheet, under the carrier.
+LONG_LINK_PITCHES = 1.5
 #: The round alternative: a WS2812B on a 10 mm round board, which fits the piece's
 #: place (a 12 mm board would reach the sensor's hole).
 ROUND_MM = 10.0
@@ -185,3 +191,21 @@ def places(maze: Maze, config: BoardConfig) -> list[Place]:
         )
         for position, xy in sorted(position_centres(maze, config, geo).items())
     ]
+
+
+def is_long_link(a: tuple[float, float], b: tuple[float, float], pitch: float) -> bool:
+    """Whether the link between two pixels is a long wire rather than a jumper."""
+    return abs(b[0] - a[0]) + abs(b[1] - a[1]) > LONG_LINK_PITCHES * pitch
+
+
+def link_route(
+    sensor: tuple[float, float], pixel: tuple[float, float], following: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """The jumper's path from a pixel (its sensor at ``sensor``) to the ``following`` one:
+    straight along a row; at a row's turn, east to :data:`TURN_X_MM` beside the sensor,
+    along the column and back, so it never passes over the sensor."""
+    (x1, y1), (x2, y2) = pixel, following
+    if abs(y2 - y1) < 1e-9 or abs(x2 - x1) > 1e-9:
+        return [pixel, following]
+    x = sensor[0] + TURN_X_MM
+    return [pixel, (x, y1), (x, y2), following]

@@ -46,6 +46,8 @@ from .placement import (
     ROUND_MM,
     Geometry,
     Room,
+    is_long_link,
+    link_route,
     pixel_centre,
     position_centres,
     room_layout,
@@ -206,12 +208,14 @@ def assembly_layer(
     wires = sensor_wires(config)
     items: list[Item] = []
     led_points: dict[int, tuple[float, float]] = {}
+    sensor_points: dict[int, tuple[float, float]] = {}
     size = min(1.8, pitch * 0.072)
     for position, (cx, cy) in sorted(centres.items()):
         wire = wires[position]
         pixel = config.leds.indices[position]
         lx, ly = pixel_centre((cx, cy))
         led_points[pixel] = (lx, ly)
+        sensor_points[pixel] = (cx, cy)
         tx, ty = cx + pitch * 0.5 - max(1.0, 0.07 * pitch) / 2 - 0.7, cy - pitch * 0.5 + size + 1.2
         items.append(
             Group(
@@ -250,19 +254,24 @@ def assembly_layer(
             )
         )
     chain: list[Item] = []
-    ordered = [led_points[i] for i in sorted(led_points)]
-    for (x1, y1), (x2, y2) in pairwise(ordered):
+    ordered = sorted(led_points)
+    for a, b in pairwise(ordered):
         # A jump longer than a cell is a long wire: dashed, so it is not read as a row.
-        far = abs(x2 - x1) + abs(y2 - y1) > 1.5 * pitch
-        style = Style(stroke=LED_COLOUR, width=0.25, dash=(2.0, 1.5) if far else ())
-        chain.append(Line(x1, y1, x2, y2, style))
-        if not far:
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            chain.append(
-                arrow_head(
-                    mx + (x2 - x1) * 0.06, my + (y2 - y1) * 0.06, x2 - x1, y2 - y1, 1.6, LED_COLOUR
-                )
+        if is_long_link(led_points[a], led_points[b], pitch):
+            style = Style(stroke=LED_COLOUR, width=0.25, dash=(2.0, 1.5))
+            chain.append(polyline([led_points[a], led_points[b]], style))
+            continue
+        route = link_route(sensor_points[a], led_points[a], led_points[b])
+        chain.append(polyline(route, Style(stroke=LED_COLOUR, width=0.25)))
+        (x1, y1), (x2, y2) = max(
+            pairwise(route), key=lambda s: abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1])
+        )
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        chain.append(
+            arrow_head(
+                mx + (x2 - x1) * 0.06, my + (y2 - y1) * 0.06, x2 - x1, y2 - y1, 1.6, LED_COLOUR
             )
+        )
     return Group((Group(tuple(chain), id="led-chain"), *items), id="assembly")
 
 
