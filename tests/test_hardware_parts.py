@@ -15,6 +15,7 @@ from companion.cli import main
 from companion.games.mummy.maze import Maze
 from companion.hardware.build import reference_config
 from companion.hardware.builds import HALL, REED, STACK
+from companion.hardware.magnets import NEIGHBOURS, analyse
 from companion.hardware.parts import (
     BASE_DIAMETER_MM,
     FIT_MM,
@@ -334,6 +335,25 @@ def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(
         a = math.radians(45 * k)
         dx, dy = 1.5 * p + reach * math.cos(a), 1.5 * p + reach * math.sin(a)
         assert top(jig, dx, dy) == pytest.approx(thick - 1.5), k
+    # And where the magnet tool's release worst case puts the neighbours' figures: a
+    # dimple where each base's edge nearest the centre goes (the reed build: the four
+    # diagonal neighbours, each 3.8 mm towards the centre).
+    build = REED.build(pitch_mm=p)
+    verdict = analyse(build)
+    cells = {name: (dc, dr) for name, dc, dr in NEIGHBOURS}
+    assert sorted(s.cell for s in verdict.release_figures) == [
+        "down-left",
+        "down-right",
+        "up-left",
+        "up-right",
+    ]
+    for spot in verdict.release_figures:
+        dc, dr = cells[spot.cell]
+        fx, fy = dc * p + spot.dx, dr * p + spot.dy  # the figure's centre from the centre's
+        scale = 1 - (BASE_DIAMETER_MM / 2) / math.hypot(fx, fy)
+        x, y = 1.5 * p + fx * scale, 1.5 * p + fy * scale
+        assert top(jig, x, y) == pytest.approx(thick - 1.5), spot.cell
+        assert top(jig, x + 1.0, y) == pytest.approx(thick), spot.cell
 
 
 def test_a_pixel_beside_the_sensor_as_before_is_refused() -> None:

@@ -431,9 +431,26 @@ def jig_places(pitch: float) -> list[Place]:
     return result
 
 
+def release_worst_case(build: SensorBuild, pitch: float) -> list[tuple[float, float]]:
+    """Where ``companion hardware magnets`` puts the neighbours' figures in its release
+    worst case for this build: each figure's centre relative to the centre cell's (mm,
+    x east, y south as printed)."""
+    from .magnets import NEIGHBOURS, analyse
+
+    rec = next(r for r in RECOMMENDED if r.key == build.sensor)
+    cells = {name: (dc, dr) for name, dc, dr in NEIGHBOURS}
+    verdict = analyse(rec.build(pitch_mm=pitch))
+    return [
+        (cells[s.cell][0] * pitch + s.dx, cells[s.cell][1] * pitch + s.dy)
+        for s in verdict.release_figures
+    ]
+
+
 def jig_marks(build: SensorBuild, pitch: float) -> list[Hole]:
-    """A ring where a figure base stands centred on each cell, and eight dimples where
-    its edge goes when it stands ``tolerance`` mm off the centre cell's centre."""
+    """On the jig's top: a ring where a figure base stands centred on each cell; eight
+    dimples where its edge goes when it stands ``tolerance`` mm off the centre cell's
+    centre; and one dimple for each figure of the magnet tool's release worst case,
+    where that figure's edge nearest the centre cell goes."""
     marks: list[Hole] = []
     width, depth = MARK_MM
     for place in jig_places(pitch):
@@ -444,6 +461,11 @@ def jig_marks(build: SensorBuild, pitch: float) -> list[Hole]:
         a = math.radians(45 * k)
         centre = (cx + reach * math.cos(a), cy + reach * math.sin(a))
         marks.append(Hole("dimple", centre, (DIMPLE_MM[0], 0), 0.0, DIMPLE_MM[1]))
+    for fx, fy in release_worst_case(build, pitch):
+        off = math.hypot(fx, fy)
+        edge = (1 - BASE_DIAMETER_MM / 2 / off) if off else 0.0
+        centre = (cx + fx * edge, cy + fy * edge)
+        marks.append(Hole("worst neighbour", centre, (DIMPLE_MM[0], 0), 0.0, DIMPLE_MM[1]))
     return marks
 
 
