@@ -8,6 +8,7 @@ import itertools
 import json
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,6 +40,8 @@ def says_holder(holder: str, maze: Any, lootnrun: Any, crypt: Any) -> list[str]:
         wrong.append("maze page paused wrong")
     board = lootnrun["board"]
     if board["active"] != (holder == "lootnrun") or board["maze_paused"] != (holder != "mummy"):
+        wrong.append(f"Loot N Run says {board}")
+    if board.get("active_game") != holder:
         wrong.append(f"Loot N Run says {board}")
     if crypt["board"]["active_game"] != holder:
         wrong.append(f"crypt says {crypt['board']['active_game']}")
@@ -210,3 +213,54 @@ def test_rounds_cover_every_switch_between_two_games():
     switches = {pair for order in ROUNDS for pair in itertools.pairwise(["mummy", *order])}
     games = NAMES.keys()
     assert switches == {(a, b) for a in games for b in games if a != b}
+
+
+# -- in a real browser ----------------------------------------------------------------------
+
+
+def test_the_pages_in_a_browser_name_the_game_that_holds_the_board(tmp_path: Path) -> None:
+    """A seeker's maze page, Loot N Run's and the crypt's, open side by side in chromium
+    while the host hands the board crypt -> Loot N Run -> maze: each says who has it."""
+    from tests.test_browser import CHROMIUM, Server, phone, sync_api
+
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed")
+    expect = sync_api.expect
+    server = Server(tmp_path)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+            phone(browser).goto(server.url + "/")  # the owner's phone hosts; the test by PIN
+            status = server.post("/api/host/game", {"colours": ["red", "blue"]})
+            code = {s["seat"]: s["code"] for s in status["table"]["seats"]}["seeker0"]
+            red = phone(browser)
+            red.goto(f"{server.url}/join/{code}")
+            red.get_by_role("button", name="Join as the Seeker Red").click()
+            expect(red).to_have_url(server.url + "/seeker")
+            lootnrun, crypt = red.context.new_page(), red.context.new_page()
+            lootnrun.goto(server.url + "/lootnrun")
+            crypt.goto(server.url + "/crypt")
+            for game in ("crypt", "lootnrun", "mummy"):
+                server.post("/api/host/board", {"game": game, "pause": True})
+                name = NAMES[game]
+                if game == "mummy":
+                    expect(red.locator("#guidance")).not_to_contain_text("paused")
+                    expect(lootnrun.locator("#maze-paused")).to_be_hidden()
+                else:
+                    expect(red.locator("#guidance")).to_contain_text(f"the board plays {name}")
+                    expect(lootnrun.locator("#maze-paused")).to_be_visible()
+                if game == "lootnrun":
+                    expect(lootnrun.locator("#board-holder")).to_be_hidden()
+                else:
+                    expect(lootnrun.locator("#board-holder")).to_have_text(
+                        f"The board plays {name}."
+                    )
+                if game == "crypt":
+                    expect(crypt.locator("#board-game")).to_contain_text(
+                        "The board plays Into the Crypt"
+                    )
+                else:
+                    expect(crypt.locator("#board-game")).to_have_text(f"The board plays {name}.")
+            browser.close()
+    finally:
+        server.stop()

@@ -74,7 +74,7 @@ def test_the_page_is_served_with_its_script_styles_and_treasure_pictures(client)
 def test_without_a_game_the_view_asks_for_one(client):
     view = client.get("/lootnrun/api/view").get_json()
     assert view["phase"] == "setup" and view["players"] == []
-    assert view["board"] == {"active": False, "maze_paused": False}
+    assert view["board"] == {"active": False, "active_game": "mummy", "maze_paused": False}
 
 
 def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, appliance):
@@ -82,7 +82,7 @@ def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, applianc
     assert view["phase"] == "playing" and view["current_name"] == "Anna"
     assert [p["rgb"] for p in view["players"]] == ["#ff0000", "#0046ff", "#00dc28"]
     assert (
-        view["board"] == {"active": True, "maze_paused": False}
+        view["board"] == {"active": True, "active_game": "lootnrun", "maze_paused": False}
         and appliance.hub.active == "lootnrun"
     )
     goal = track_path(12, 12, 35)[35]
@@ -90,6 +90,7 @@ def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, applianc
     # Back to the maze, and to the track again.
     assert post(client, "board", {"show": False})["view"]["board"] == {
         "active": False,
+        "active_game": "mummy",
         "maze_paused": False,
     }
     assert appliance.hub.active == "mummy"
@@ -100,7 +101,8 @@ def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, applianc
 def test_a_game_without_the_board_leaves_the_maze_on_the_leds(client, appliance):
     view = new_game(client, show_on_board=False)
     assert (
-        view["board"] == {"active": False, "maze_paused": False} and appliance.hub.active == "mummy"
+        view["board"] == {"active": False, "active_game": "mummy", "maze_paused": False}
+        and appliance.hub.active == "mummy"
     )
 
 
@@ -271,6 +273,7 @@ def test_the_live_stream_sends_the_view_at_once(client):
         view = json.loads(event.split("data: ", 1)[1])
         assert view["phase"] == "playing" and view["board"] == {
             "active": True,
+            "active_game": "lootnrun",
             "maze_paused": False,
         }
     finally:

@@ -109,7 +109,9 @@ PREVIEW = obj({"kind": one_of("run", "awaken"), "cards": array(CARD)})
 SHOW = obj({"show": BOOLEAN}, {"pause": BOOLEAN})
 VIEW = obj(
     {
-        "board": obj({"active": BOOLEAN, "maze_paused": BOOLEAN}),
+        "board": obj(
+            {"active": BOOLEAN, "active_game": nullable(TEXT), "maze_paused": BOOLEAN}
+        ),
         "game": TEXT,
         "game_id": nullable(INTEGER),
         "phase": TEXT,
@@ -149,11 +151,13 @@ def _service() -> LootNRunService:
 def _view(
     svc: LootNRunService, published: Published | None = None, games: Any = None
 ) -> dict[str, Any]:
-    """The service's view plus whether the board shows the score track now."""
+    """The service's view plus whether the board shows the score track now, and which
+    game holds it otherwise (the page names it)."""
     games = games if games is not None else hub()
     view = svc.view(published)
     view["board"] = {
         "active": games is not None and games.active == KIND,
+        "active_game": games.active if games is not None else None,
         # A maze game waits while another game has the board: every page says so.
         "maze_paused": board_state()["maze_paused"],
     }

@@ -211,6 +211,11 @@
     button.classList.toggle("on", Boolean(active));
     button.setAttribute("aria-pressed", active ? "true" : "false");
     $("maze-paused").hidden = !(view.board && view.board.maze_paused);
+    // Another game has the board: the page names it (it follows every switch).
+    const holder = view.board && !active ? view.board.active_game : null;
+    const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt")};
+    $("board-holder").hidden = !holder;
+    $("board-holder").textContent = holder ? _("The board plays {game}.", {game: names[holder] || holder}) : "";
   }
 
   function renderTurn() {
