@@ -109,9 +109,7 @@ PREVIEW = obj({"kind": one_of("run", "awaken"), "cards": array(CARD)})
 SHOW = obj({"show": BOOLEAN}, {"pause": BOOLEAN})
 VIEW = obj(
     {
-        "board": obj(
-            {"active": BOOLEAN, "active_game": nullable(TEXT), "maze_paused": BOOLEAN}
-        ),
+        "board": obj({"active": BOOLEAN, "active_game": nullable(TEXT), "maze_paused": BOOLEAN}),
         "game": TEXT,
         "game_id": nullable(INTEGER),
         "phase": TEXT,
