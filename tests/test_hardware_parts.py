@@ -403,3 +403,13 @@ def test_the_build_guide_places_the_pixel_where_the_sheet_and_carrier_do() -> No
     east, south = PIXEL_OFFSET_MM
     where = f"{east:g} mm east and {south:g} mm south of"
     assert readme.count(where) == 2  # the BOM and "Printed parts"
+
+
+def test_an_out_that_is_a_file_is_refused_before_anything_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "parts"
+    out.write_text("not a directory")
+    assert main(["hardware", "parts", "--out", str(out)]) == 2
+    assert f"--out {out} is a file, not a directory" in capsys.readouterr().err
+    assert out.read_text() == "not a directory"

@@ -595,14 +595,17 @@ def add_command(commands: Any) -> None:
 
 
 def _parts_command(args: argparse.Namespace) -> int:
+    if args.out.exists() and not args.out.is_dir():
+        print(f"companion: --out {args.out} is a file, not a directory", file=sys.stderr)
+        return 2
     config = load_config(args.config)
     maze, _ = load_maze(args.maze)
     build = verified_build(args.sensor)
     try:
-        items = parts(maze, config, build, args.bed, args.part)
-    except ImportError:
+        written = write_parts(args.out, parts(maze, config, build, args.bed, args.part))
+    except ImportError as exc:
         print(
-            "companion: manifold3d and trimesh are not installed: "
+            f"companion: {exc.name or exc} is not installed: "
             "pip install 'pyramid-companion[hardware]'",
             file=sys.stderr,
         )
@@ -610,15 +613,15 @@ def _parts_command(args: argparse.Namespace) -> int:
     except PartsError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 1
-    if args.out.exists() and not args.out.is_dir():
-        print(f"companion: --out {args.out} is a file, not a directory", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        print(f"companion: cannot write into {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(
         f"{build.name}: sensing element {build.depth_mm:g} mm under the magnet's underside "
         f"= figure base floor {build.floor_mm:g} + cover and print {build.cover_mm:g} + "
         f"{build.in_carrier_mm:g} mm in the carrier (companion/hardware/builds.py)"
     )
-    for path, what, size in write_parts(args.out, items):
+    for path, what, size in written:
         dims = " x ".join(f"{v:.1f}" for v in size)
         print(f"wrote {path} ({dims} mm): {what}")
     return 0
