@@ -15,6 +15,7 @@ from companion.cli import main
 from companion.games.mummy.maze import Maze
 from companion.hardware.build import reference_config
 from companion.hardware.builds import HALL, REED, STACK
+from companion.hardware.drawing import Circle, Group, Rect, iter_items
 from companion.hardware.magnets import NEIGHBOURS, analyse
 from companion.hardware.parts import (
     BASE_DIAMETER_MM,
@@ -33,6 +34,7 @@ from companion.hardware.parts import (
     verified_build,
 )
 from companion.hardware.placement import PIXEL_OFFSET_MM, TURN_X_MM, Place, places
+from companion.hardware.sheets import maze_sheet
 
 np = pytest.importorskip("numpy")
 trimesh = pytest.importorskip("trimesh")
@@ -413,3 +415,34 @@ def test_an_out_that_is_a_file_is_refused_before_anything_is_made(
     assert main(["hardware", "parts", "--out", str(out)]) == 2
     assert f"--out {out} is a file, not a directory" in capsys.readouterr().err
     assert out.read_text() == "not a directory"
+
+
+def test_the_assembly_sheet_and_the_carrier_place_every_sensor_and_pixel_alike(
+    reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
+) -> None:
+    """One geometry: the sheet's marks, moved so A1's sensor lies where the carrier's
+    does, are the carrier's holes and pockets, position by position."""
+    sheet = maze_sheet(default_maze, ref1, assembly=True)
+    marks: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
+    for group in iter_items(sheet.items):
+        if isinstance(group, Group) and group.cls == "position":
+            name = dict(group.data)["position"]
+            circle = next(i for i in group.items if isinstance(i, Circle) and i.r == 1.3)
+            square = next(i for i in group.items if isinstance(i, Rect) and i.w == 2.4)
+            pixel = (square.x + square.w / 2, square.y + square.h / 2)
+            marks[name] = ((circle.cx, circle.cy), pixel)
+    board = places(default_maze, ref1)
+    assert sorted(marks) == sorted(p.name for p in board)
+    (ax, ay), _ = marks["A1"]
+    a1 = next(p for p in board if p.name == "A1").sensor
+    for place in board:
+        (sx, sy), (px, py) = marks[place.name]
+        assert (sx - ax + a1[0], sy - ay + a1[1]) == pytest.approx(place.sensor)
+        assert (px - ax + a1[0], py - ay + a1[1]) == pytest.approx(place.pixel)
+    # And the carrier has its reed hole and pixel pocket exactly there.
+    thick = REED_THICK
+    for place in board[::7]:
+        x, y = place.sensor
+        assert top(tile_at(reed, x, y), x, y) is None, place.name
+        px, py = place.pixel[0] - 7.0, place.pixel[1]
+        assert top(tile_at(reed, px, py), px, py) == pytest.approx(thick - PIXEL_POCKET_MM)
