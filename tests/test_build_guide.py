@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.hardware.placement import PIECE_MM, ROUND_MM
 from companion.hardware.wiring import CLOCK_RESISTOR, COLUMN_PULLUP, FIRMWARE_MATRIX
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,10 +66,15 @@ def test_the_74hc165_clock_has_its_series_resistor_and_ground_everywhere() -> No
 
 def test_the_led_pieces_fit_the_pitch_everywhere() -> None:
     shared = bom("Design 1")
-    assert "**60/m** strip" in shared and "**10-12 mm round**" in shared
+    # A piece lies along the row beside its sensor; a round board no wider than the
+    # piece (10 mm) fits its place, a 12 mm one reaches the sensor's hole.
+    assert ROUND_MM == PIECE_MM[1] == 10.0
+    assert "**60/m** strip" in shared and "**10 mm round**" in shared
     for name in ("wiring-reference-1.md", "wiring-reference-2.md"):
-        assert "cut from a 60/m strip (10 x 16.7 mm) or on a 10-12 mm round board" in read(name)
+        assert "cut from a 60/m strip (10 x 16.7 mm, laid along the row) or on a 10 mm" in read(
+            name
+        )
     for name in ("wiring-diagram-reference-1.svg", "wiring-diagram-reference-2.svg"):
-        assert "pieces: 60/m strip or 10-12 mm rounds" in read(name)
+        assert "pieces: 60/m strip or 10 mm rounds" in read(name)
     assembly = read("maze-assembly.svg")
-    assert "cut from a 60/m strip" in assembly and 'width="10"' in assembly
+    assert "cut from a 60/m strip" in assembly and 'width="16.67" height="10"' in assembly

@@ -333,7 +333,7 @@ def _led_section(s: Sketch, config: BoardConfig, y: float, data_net: str) -> Non
             f"pixel 0: {first}",
             f"pixel {last_pixel}: {last}",
             "DOUT -> DIN of the next",
-            "pieces: 60/m strip or 10-12 mm rounds",
+            "pieces: 60/m strip or 10 mm rounds",
         ],
         2.3,
     )

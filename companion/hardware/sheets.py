@@ -311,7 +311,7 @@ def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfi
                 y + 18.5,
                 f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
                 "square = pixel (L = pixel index), inside the outline of its piece: 16.7 x 10 mm "
-                "cut from a 60/m strip, along the row, or a 10-12 mm round board (dotted); "
+                "cut from a 60/m strip, along the row, or a 10 mm round board (dotted); "
                 "the blue arrows follow the LED data chain from pixel 0.",
                 2.4,
                 fill="#333333",

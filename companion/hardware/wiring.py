@@ -97,7 +97,9 @@ COLUMN_PULLUP = "10 kohm"
 #: In series with the 74HC165 clock at the Pi (33-100 ohm).
 CLOCK_RESISTOR = "47 ohm"
 #: What one pixel is: pieces that fit the 25 mm pitch.
-LED_PIECES = "one WS2812B cut from a 60/m strip (10 x 16.7 mm) or on a 10-12 mm round board"
+LED_PIECES = (
+    "one WS2812B cut from a 60/m strip (10 x 16.7 mm, laid along the row) or on a 10 mm round board"
+)
 
 
 def pico_pin(name: str) -> str:
