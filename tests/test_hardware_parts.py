@@ -446,3 +446,15 @@ def test_the_assembly_sheet_and_the_carrier_place_every_sensor_and_pixel_alike(
         assert top(tile_at(reed, x, y), x, y) is None, place.name
         px, py = place.pixel[0] - 7.0, place.pixel[1]
         assert top(tile_at(reed, px, py), px, py) == pytest.approx(thick - PIXEL_POCKET_MM)
+
+
+def test_the_build_guide_says_where_the_jig_puts_the_worst_neighbours() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "hardware" / "README.md").read_text()
+    text = " ".join(readme.split("**The test jig.**")[1].split("\n\n")[0].split())
+    for rec, words in ((REED, "the four diagonals, each figure"), (HALL, "the four sides, each")):
+        spots = analyse(rec.build()).release_figures
+        kind = "diagonal" if "diagonals" in words else "side"
+        assert all(("-" in s.cell) == (kind == "diagonal") for s in spots), rec.key
+        offs = {f"{math.hypot(s.dx, s.dy):.1f}" for s in spots}
+        assert len(offs) == 1, rec.key
+        assert f"{words} {offs.pop()} mm" in text, rec.key
