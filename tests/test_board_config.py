@@ -53,7 +53,7 @@ def test_default_board_is_reference_design_one():
 
 
 def test_unknown_key_is_named_with_its_line():
-    text = broken("clock_pin = 11", "clock_pin = 11\nclok_pin = 22")
+    text = broken("clock_pin = 21", "clock_pin = 21\nclok_pin = 22")
     assert f"{line_of(text, 'clok_pin')}: sensors.clok_pin: unknown key" in problems(text)
 
 
@@ -74,7 +74,7 @@ def test_a_strip_on_a_pin_other_than_spi_mosi_is_refused_at_its_line():
     """GPIO18 is the usual NeoPixel pin elsewhere; here the strip needs SPI0's MOSI, and
     mock mode must refuse what the Pi would."""
     text = broken("pin = 10 ", "pin = 18 ")
-    line = line_of(text, "pin = 18")
+    line = line_of(text, "SPI0 MOSI (header pin 19)")
     found = problems(text)
     assert any(p.startswith(f"{line}: leds.pin: GPIO18 cannot drive the NeoPixels") for p in found)
     assert any("GPIO10" in p for p in found)
@@ -108,7 +108,7 @@ def test_a_toml_syntax_error_names_its_line():
 
 
 def test_every_problem_is_reported_at_once():
-    text = broken("clock_pin = 11", "clok_pin = 11")
+    text = broken("clock_pin = 21", "clok_pin = 21")
     text = text.replace("gamma = 2.6", "gamma = 9", 1)
     found = problems(text)
     assert len(found) >= 3  # the unknown key, the missing clock_pin, the gamma range
@@ -159,12 +159,64 @@ def test_grid_layouts_cover_rotation_mirroring_and_serpentine(layout, a1, b1, a2
     assert (indices[0], indices[1], indices[12], indices[143]) == (a1, b1, a2, l12)
 
 
-def test_the_chain_shares_spi0_with_the_strip_only_on_its_own_lines():
-    text = broken("select_pin = 7 ", "select_pin = 8 ")
-    assert any("sensors.select_pin: GPIO8 belongs to SPI0" in p for p in problems(text))
-    text = broken("load_pin = 25 ", "load_pin = 11 ")
+def old_wiring(text: str) -> str:
+    """The chain on SPI0 beside the strip (CE1), as reference design 1 was wired before."""
+    for old, new in (("clock_pin = 21 ", "clock_pin = 11 "), ("data_pin = 19 ", "data_pin = 9 ")):
+        text = text.replace(old, new, 1)
+    return text.replace("select_pin = 18 ", "select_pin = 7 ", 1)
+
+
+def test_a_chain_on_the_led_bus_is_refused_at_each_key_and_line():
+    """Sharing SPI0 with the strip switches the bus's mode before every scan: refused,
+    naming the key, its line and the pin of SPI1 that replaces it."""
+    text = old_wiring(example_config_text())
     found = problems(text)
-    assert any("GPIO11 belongs to SPI0" in p and "only as sensors.clock_pin" in p for p in found)
+    for key, old, new, header in (
+        ("clock_pin", 11, 21, 40),
+        ("data_pin", 9, 19, 35),
+        ("select_pin", 7, 18, 12),
+    ):
+        line = line_of(text, f"{key} = {old} ")
+        expected = (
+            f"{line}: sensors.{key}: GPIO{old} is SPI0 "
+            f"{ {11: 'SCLK', 9: 'MISO', 7: 'CE1'}[old] }, the bus of the NeoPixels on GPIO10"
+        )
+        match = [p for p in found if p.startswith(expected)]
+        assert match, found
+        assert f"{key} = {new} (SPI1" in match[0] and f"header pin {header}" in match[0]
+    assert len(found) == 3
+
+
+def test_without_the_strip_on_spi0_the_chain_may_have_spi0():
+    """Design 2's strip is the Pico's: SPI0 is free, and a chain may use it."""
+    text = old_wiring(example_config_text()).replace('driver = "neopixel"', 'driver = "serial"')
+    text = re.sub(r"\npin = 10 .*", "", text)
+    config = parse_config(text)
+    assert (config.sensors.clock_pin, config.sensors.select_pin) == (11, 7)
+
+
+def test_spi0_and_spi1_pins_are_refused_to_others():
+    text = broken("load_pin = 25 ", "load_pin = 11 ")
+    line = line_of(text, "load_pin = 11 ")
+    assert f"{line}: sensors.load_pin: GPIO11 is SPI0 SCLK, the bus of the NeoPixels on GPIO10" in (
+        problems(text)
+    )
+    text = broken("undo = 13", "undo = 20")
+    line = line_of(text, "undo = 20")
+    expected = f"{line}: buttons.undo: GPIO20 is SPI1 MOSI: the spi1-1cs overlay takes it"
+    assert any(p.startswith(expected) for p in problems(text))
+
+
+def test_the_chain_takes_spi1_whole():
+    """Clock and data on SPI1 with another select pin would bit-bang pins the overlay
+    owns: the select pin must be SPI1's CE0."""
+    text = broken("select_pin = 18 ", "select_pin = 17 ")
+    line = line_of(text, "select_pin = 17 ")
+    found = problems(text)
+    assert (
+        f"{line}: sensors.select_pin: GPIO17: the chain's other pins are on SPI1, so "
+        "select_pin = 18 (SPI1 CE0, header pin 12)"
+    ) in found
 
 
 def test_a_supply_limit_below_the_idle_draw_is_refused():

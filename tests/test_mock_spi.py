@@ -4,6 +4,7 @@ spidev, and the 74HC165 chain answering it exactly as it answers the bit-banged 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from gpiozero import Device
@@ -15,11 +16,12 @@ from hypothesis import strategies as st
 
 from companion.board.config import default_config
 from companion.board.mock_board import MockBoard, mock_factory
+from companion.board.pixels import NeoPixelStrip
 from companion.board.sensors import Sensors, open_backend
 from companion.board.shift_register import Mock74HC165Chain, ShiftRegisterChain
 
-# SPI0 with CE1, as in reference design 1; GPIO 20/19/16 are no hardware bus.
-BUS = (11, 9, 7, 25)
+# SPI1 with CE0, as in reference design 1; GPIO 20/19/16 are no hardware bus.
+BUS = (21, 19, 18, 25)
 NOT_A_BUS = (20, 19, 16, 26)
 
 
@@ -48,7 +50,7 @@ def test_the_bus_pins_get_hardware_spi_and_other_pins_are_bit_banged(
     mock, chain = open_pair(factory, BUS, 2)
     with mock, chain:
         assert isinstance(chain.spi, LocalPiHardwareSPI)
-        assert repr(chain.spi) == "SPI(port=0, device=1)"
+        assert repr(chain.spi) == "SPI(port=1, device=0)"
     mock, chain = open_pair(factory, NOT_A_BUS, 2)
     with mock, chain:
         assert not isinstance(chain.spi, LocalPiHardwareSPI)
@@ -104,7 +106,10 @@ def test_the_clock_mode_decides_what_the_chips_answer(factory: MockFactory) -> N
             chain.read()
         chain.spi.clock_mode = 2
         mock.inputs = 0b1000_0011
-        assert chain.read() == 0b1000_0011
+        # From mode 0 to 2 the clock's idle level rises after CLK INH went low (the worst
+        # case BoardWire models): one stray shift, every input read one place on.
+        assert chain.read() == 0b0000_0110
+        assert chain.read() == 0b1000_0011  # the mode stays: no stray edge any more
 
 
 def test_the_kernel_refuses_what_a_pi_refuses(factory: MockFactory) -> None:
@@ -172,3 +177,60 @@ def test_the_simulated_board_is_scanned_through_the_hardware_bus() -> None:
     finally:
         factory.close()
         factory.reset()
+
+
+def strip_on(factory: MockFactory, pixels: int) -> NeoPixelStrip:
+    """The real NeoPixel driver (neopixel_spi over ``/dev/spidev0.0``) on the same stand-in
+    kernel as the chain: both buses' transfers go through the board's one ``BoardWire``."""
+    # HardwareSPIMockFactory makes its stand-in spidev when the first hardware bus opens.
+    return NeoPixelStrip(10, pixels, spidev=SimpleNamespace(SpiDev=factory.spidev))
+
+
+@settings(max_examples=25, deadline=None)
+@given(inputs=st.integers(1, (1 << 152) - 1), frames=st.integers(1, 3))
+def test_an_led_frame_between_two_scans_never_shifts_the_chain(inputs: int, frames: int) -> None:
+    """Reference design 1 as configured: the chain on SPI1 in mode 2, the strip on SPI0 in
+    mode 0.  Whatever the switches show, every scan reads them exactly, the first after
+    start-up and every one after LED frames."""
+    config = default_config()
+    s = config.sensors
+    assert s.clock_pin and s.data_pin and s.select_pin and s.load_pin
+    pins = (s.clock_pin, s.data_pin, s.select_pin, s.load_pin)
+    factory = mock_factory(config)
+    try:
+        mock, chain = open_pair(factory, pins, s.chips)
+        with mock, chain, strip_on(factory, config.leds.count) as strip:
+            mock.inputs = inputs
+            assert chain.read() == inputs
+            for _ in range(frames):
+                strip[:] = [(255, 40, 0)] * config.leds.count
+                strip.show()
+            assert chain.read() == inputs
+            wire = factory.spidev.wire
+            assert {(bus, device, mode) for bus, device, mode, _ in wire.transfers} == {
+                (1, 0, 2),  # /dev/spidev1.0, the chain
+                (0, 0, 0),  # /dev/spidev0.0, the strip
+            }
+            assert wire.clock_idle_high == {0: False, 1: True}
+    finally:
+        factory.close()
+        factory.reset()
+
+
+def test_on_a_shared_bus_the_same_model_reads_every_sensor_one_place_off(
+    factory: MockFactory,
+) -> None:
+    """The fault the own bus avoids, in the same stand-in: the chain on SPI0's CE1 beside
+    the strip (the old wiring).  After an LED frame in mode 0 the scan's mode 2 raises
+    the clock under CLK INH, and each sensor reads its neighbour's level.  This is what
+    proves the test above could fail; whether a real controller raises the clock after
+    chip select is a property of the Pi's SPI driver the stand-in cannot confirm."""
+    mock, chain = open_pair(factory, (11, 9, 7, 25), 19)
+    with mock, chain, strip_on(factory, 152) as strip:
+        mock.inputs = inputs = 1 << 40 | 1 << 151 | 1
+        assert chain.read() == inputs  # no LED frame yet: the bus stayed in mode 2
+        strip.show()
+        shifted = chain.read()
+        assert shifted != inputs
+        assert shifted == (inputs << 1) & ((1 << 152) - 1)  # sensor i reads sensor i - 1
+        assert chain.read() == inputs  # the next scan without a frame is right again

@@ -16,12 +16,13 @@ from gpiozero.exc import SPIFixedBitOrder
 from companion.board.pin_factory import PinFactoryUnavailable, describe, open_pin_factory
 from companion.board.shift_register import ShiftRegisterChain, SPIUnavailable
 
-CLOCK, MISO, CE1, LOAD = 11, 9, 7, 25
+CLOCK, MISO, CE0, LOAD = 21, 19, 18, 25
 PI4_REVISION = 0xC03114  # what /proc/cpuinfo says on a Pi 4B 1.4
+PI5_REVISION = 0xD04170  # a Pi 5 with 4 GB, rev 1.0
 
 
 class Kernel:
-    """A gpiochip and SPI0 with a 74HC165 chain on CE1, as lgpio's C library sees them."""
+    """A gpiochip and SPI1 with a 74HC165 chain on CE0, as lgpio's C library sees them."""
 
     def __init__(self) -> None:
         self.modes: dict[int, int] = {}
@@ -39,7 +40,7 @@ class Kernel:
 
     def xfer(self, handle: int, count: int) -> bytes:
         bus, device, _baud, flags = self.spi_open[handle]
-        assert (bus, device) == (0, 1), "the chain is on CE1"
+        assert (bus, device) == (1, 0), "the chain is /dev/spidev1.0"
         assert flags & 3 == 2, "the chain is read in SPI mode 2"
         assert self.levels.get(LOAD) == 1, "SH/LD must be high while shifting"
         data = self.register.to_bytes(self.chips, "big")[:count]
@@ -97,14 +98,14 @@ KERNEL = Kernel()
 LGPIO = stand_in_lgpio(KERNEL)
 
 
-@pytest.fixture
-def lgpio_factory(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """gpiozero's real LGPIOFactory on the stand-in lgpio, as on a Pi 4B."""
+@pytest.fixture(params=[PI4_REVISION, PI5_REVISION], ids=["pi4", "pi5"])
+def lgpio_factory(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """gpiozero's real LGPIOFactory on the stand-in lgpio, as on a Pi 4B and a Pi 5."""
     KERNEL.__init__()  # type: ignore[misc]
     monkeypatch.setitem(sys.modules, "lgpio", LGPIO)
     module = importlib.import_module("gpiozero.pins.lgpio")
     assert module.lgpio is LGPIO, "gpiozero's lgpio module was bound to another lgpio"
-    monkeypatch.setattr(module.LGPIOFactory, "_get_revision", lambda self: PI4_REVISION)
+    monkeypatch.setattr(module.LGPIOFactory, "_get_revision", lambda self: request.param)
     factory = open_pin_factory()
     yield factory
     factory.close()
@@ -113,8 +114,10 @@ def lgpio_factory(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def test_the_chain_opens_and_reads_under_the_lgpio_hardware_bus(lgpio_factory: Any) -> None:
     from gpiozero.pins.lgpio import LGPIOHardwareSPI
 
-    with ShiftRegisterChain(CLOCK, MISO, CE1, LOAD, 2, pin_factory=lgpio_factory) as chain:
+    with ShiftRegisterChain(CLOCK, MISO, CE0, LOAD, 2, pin_factory=lgpio_factory) as chain:
         assert type(chain.spi) is LGPIOHardwareSPI
+        # /dev/spidev1.0 (SPI1, dtoverlay=spi1-1cs), 500 kHz, mode 2: the chain's own bus.
+        assert list(KERNEL.spi_open.values()) == [(1, 0, 500_000, 2)]
         KERNEL.inputs = 0xA5C3
         assert chain.read() == 0xA5C3
         KERNEL.inputs = 0x0001
@@ -124,7 +127,7 @@ def test_the_chain_opens_and_reads_under_the_lgpio_hardware_bus(lgpio_factory: A
 
 def test_the_lgpio_bus_refuses_what_the_chain_must_never_set(lgpio_factory: Any) -> None:
     """gpiozero's LGPIOHardwareSPI has a fixed bit order: assigning it raises."""
-    chain = ShiftRegisterChain(CLOCK, MISO, CE1, LOAD, 1, pin_factory=lgpio_factory)
+    chain = ShiftRegisterChain(CLOCK, MISO, CE0, LOAD, 1, pin_factory=lgpio_factory)
     with chain, pytest.raises(SPIFixedBitOrder):
         chain.spi.lsb_first = False
 
@@ -132,13 +135,13 @@ def test_the_lgpio_bus_refuses_what_the_chain_must_never_set(lgpio_factory: Any)
 def test_a_bus_that_does_not_open_is_an_error_not_bit_banging(lgpio_factory: Any) -> None:
     KERNEL.refuse_spi = True
     with pytest.raises(SPIUnavailable, match="enable SPI"):
-        ShiftRegisterChain(CLOCK, MISO, CE1, LOAD, 1, pin_factory=lgpio_factory)
+        ShiftRegisterChain(CLOCK, MISO, CE0, LOAD, 1, pin_factory=lgpio_factory)
 
 
 def test_the_pin_factory_is_lgpio_and_the_log_names_the_board(lgpio_factory: Any) -> None:
     line = describe(lgpio_factory)
     assert line.startswith("LGPIOFactory on /dev/gpiochip0")
-    assert "4B" in line
+    assert "4B" in line or "5B" in line
 
 
 def test_without_lgpio_the_start_up_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

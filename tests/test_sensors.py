@@ -382,9 +382,9 @@ def test_serial_backend_is_named_as_coming_with_the_firmware_link(factory: MockF
         .replace(
             'backend = "shift_register"', 'backend = "serial"\nport = "/dev/ttyACM1"\ncount = 152'
         )
-        .replace("clock_pin = 11", "")
-        .replace("data_pin = 9 ", "")
-        .replace("select_pin = 7 ", "")
+        .replace("clock_pin = 21", "")
+        .replace("data_pin = 19 ", "")
+        .replace("select_pin = 18 ", "")
         .replace("load_pin = 25", "")
         .replace("chips = 19", ""),
     )

@@ -14,6 +14,7 @@ from companion.service.install import (
     Options,
     install_steps,
     perform,
+    reboot_needed,
     uninstall_steps,
     unit_text,
     with_block,
@@ -45,6 +46,9 @@ def test_the_unit_runs_unprivileged_from_opt_in_its_state_directory() -> None:
     assert f"LimitNOFILE={WANTED_FILES}" in lines
     assert "ProtectKernelTunables=yes" not in lines  # a read-only /sys breaks GPIO edges
     allowed = {line for line in lines if line.startswith("DeviceAllow=")}
+    # char-spi is the spidev major: /dev/spidev0.0 (the strip) and /dev/spidev1.0 (the
+    # chain's own bus) alike, and the unit says so where it allows it.
+    assert "# /dev/spidev0.0 (NeoPixels) and /dev/spidev1.0 (the 74HC165 chain" in text
     assert allowed == {
         "DeviceAllow=char-gpiochip rw",
         "DeviceAllow=char-spi rw",
@@ -104,6 +108,31 @@ def test_the_firmware_block_goes_in_once_and_comes_out_cleanly() -> None:
     assert once.count("core_freq_min=500") == 1
     assert without_block(once) == original
     assert FIRMWARE_BLOCK.endswith("[all]\n# <<< pyramid-companion\n")
+
+
+def test_the_chains_bus_is_in_the_block_and_an_older_block_is_replaced() -> None:
+    """SPI1 (the sensor chain's own bus) is switched on for every model, in [all]; a Pi
+    installed before it got the block without the overlay: running the installer again
+    replaces that block, and a third run changes nothing."""
+    assert "[all]\ndtparam=spi=on\ndtoverlay=spi1-1cs,cs0_pin=18\n" in FIRMWARE_BLOCK
+    older = FIRMWARE_BLOCK.replace("dtoverlay=spi1-1cs,cs0_pin=18\n", "")
+    installed = "dtparam=audio=on\n\n" + older
+    again = with_block(installed)
+    assert again.count("dtoverlay=spi1-1cs") == 1 and again.count("dtparam=spi=on") == 1
+    assert FIRMWARE_BLOCK in again and with_block(again) == again
+
+
+def test_the_installer_says_a_reboot_is_needed_until_both_spi_devices_exist(
+    tmp_path: Path,
+) -> None:
+    spi0, spi1 = tmp_path / "spidev0.0", tmp_path / "spidev1.0"
+    spi0.touch()
+    message = reboot_needed((spi0, spi1))
+    assert message and "sudo reboot" in message and str(spi1) in message
+    assert str(spi0) not in message and "spi1-1cs" in message
+    spi1.touch()
+    assert reboot_needed((spi0, spi1)) is None
+    assert (Path("/dev/spidev0.0"), Path("/dev/spidev1.0")) == install.SPI_DEVICES
 
 
 def test_dry_run_prints_every_step_and_changes_nothing(

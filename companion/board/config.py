@@ -559,30 +559,69 @@ def _leds(
     )
 
 
-#: With the strip on GPIO10 the NeoPixel driver owns SPI0's MOSI and CE0; a 74HC165
-#: chain may share the bus on CE1 (its CLK INH blocks the strip's clocks).
-SPI0_SHARED = {
-    11: "sensors.clock_pin",
-    9: "sensors.data_pin",
-    7: "sensors.select_pin",
-}
-SPI0_CE0 = 8
+#: The Pi's SPI buses on the 40-pin header (BCM GPIO -> header pin and function).  SPI0
+#: (``dtparam=spi=on``) is the NeoPixels' bus; SPI1 (``dtoverlay=spi1-1cs``: one chip
+#: select, CE0 on GPIO18, ``/dev/spidev1.0``) is the 74HC165 chain's, on every model.
+SPI0_PINS = {11: "SCLK", 10: "MOSI", 9: "MISO", 8: "CE0", 7: "CE1"}
+SPI1_PINS = {21: "SCLK", 20: "MOSI", 19: "MISO", 18: "CE0"}
+#: The chain's pins on SPI1: config key -> GPIO (header pins 40, 35 and 12).
+CHAIN_SPI1 = {"sensors.clock_pin": 21, "sensors.data_pin": 19, "sensors.select_pin": 18}
+#: The header pin of each SPI1 GPIO, for messages (companion/hardware/wiring.py has all).
+SPI1_HEADER = {21: 40, 20: 38, 19: 35, 18: 12}
 
 
 def _check_pins_unique(parser: _Parser) -> None:
-    strip = [pin for key, pin in parser.pins if key == "leds.pin"]
-    if strip == [10]:
-        for key, pin in parser.pins:
-            if pin == SPI0_CE0 or (pin in SPI0_SHARED and SPI0_SHARED[pin] != key):
-                allowed = "" if pin == SPI0_CE0 else f" (only as {SPI0_SHARED[pin]})"
-                parser.problem(
-                    parser.line(key),
-                    key,
-                    f"GPIO{pin} belongs to SPI0, which drives the NeoPixels on GPIO10{allowed}",
-                )
+    _check_spi_buses(parser)
     first: dict[int, str] = {}
     for key, pin in parser.pins:
         if pin in first:
             parser.problem(parser.line(key), key, f"GPIO{pin} is already used by {first[pin]}")
         else:
             first[pin] = key
+
+
+def _check_spi_buses(parser: _Parser) -> None:
+    """Each bus has one owner: SPI0 the strip on GPIO10, SPI1 the 74HC165 chain.
+
+    The chain never shares the strip's bus: there the bus would switch from the LED
+    frames' mode 0 to the chain's mode 2 before every scan, and a controller that sets
+    the clock's idle level after chip select (upstream spi-dw-core, the Pi 5's) raises
+    the clock under CLK INH: one stray shift, every sensor read one place off
+    (docs/board-config.md, "Why the chain has a bus of its own").
+    """
+    pins = dict(reversed(parser.pins))  # key -> pin (the first, if given twice)
+
+    def refuse(key: str, message: str) -> None:
+        parser.problem(parser.line(key), key, message)
+
+    if pins.get("leds.pin") == 10:
+        for key, pin in parser.pins:
+            if pin not in SPI0_PINS or key == "leds.pin":
+                continue
+            where = f"GPIO{pin} is SPI0 {SPI0_PINS[pin]}, the bus of the NeoPixels on GPIO10"
+            if key in CHAIN_SPI1:
+                want = CHAIN_SPI1[key]
+                refuse(
+                    key,
+                    f"{where}: the sensor chain has a bus of its own, SPI1, so that the LED "
+                    f"frames never change its clock mode: {key.split('.')[1]} = {want} "
+                    f"(SPI1 {SPI1_PINS[want]}, header pin {SPI1_HEADER[want]}; "
+                    "docs/board-config.md)",
+                )
+            else:
+                refuse(key, where)
+    chain = {key: pins[key] for key in CHAIN_SPI1 if key in pins}
+    if not any(pin in SPI1_PINS for pin in chain.values()):
+        return
+    # The chain is on SPI1: all of its bus pins are SPI1's, and SPI1's MOSI is the bus's.
+    for key, pin in chain.items():
+        want = CHAIN_SPI1[key]
+        if pin != want:
+            refuse(
+                key,
+                f"GPIO{pin}: the chain's other pins are on SPI1, so {key.split('.')[1]} = "
+                f"{want} (SPI1 {SPI1_PINS[want]}, header pin {SPI1_HEADER[want]})",
+            )
+    for key, pin in parser.pins:
+        if pin == 20 and key not in CHAIN_SPI1:
+            refuse(key, "GPIO20 is SPI1 MOSI: the spi1-1cs overlay takes it for the chain's bus")

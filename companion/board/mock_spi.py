@@ -1,7 +1,8 @@
 """Mock mode's hardware SPI: gpiozero's own ``LocalPiHardwareSPI`` over a stand-in spidev.
 
-On a Pi, gpiozero answers ``factory.spi()`` for the pins of a hardware bus (clock on
-GPIO11, MISO on GPIO9, select on GPIO8 or GPIO7 for SPI0) with one of its hardware
+On a Pi, gpiozero answers ``factory.spi()`` for the pins of a hardware bus (SPI0: clock
+GPIO11, MISO GPIO9, select GPIO8 or GPIO7; SPI1, which shift_register.py adds to
+gpiozero's table: clock GPIO21, MISO GPIO19, select GPIO18) with one of its hardware
 classes: one kernel call per transfer, the clock made by the SPI block.  Mock mode does
 the same with gpiozero's real ``LocalPiHardwareSPI`` (so it refuses what it refuses on
 a Pi); only py-spidev, the thin wrapper around ``/dev/spidevB.D``, is replaced, by
@@ -12,6 +13,15 @@ transfer.  Behind it a ``SpiWire`` plays the devices on the bus: in mock mode,
 select (its ``spi_burst(bits, clock_mode)``), and a select line with nothing behind it
 reads whatever MISO shows.  A transfer costs one Python call, not one per clock edge
 as gpiozero's bit-banged mock bus would: that is what keeps mock mode's idle CPU low.
+
+``BoardWire`` also keeps each bus's clock idle level (low from reset, CPOL of the last
+transfer after it) and models the worst case of a mode change: the controller moves
+the clock to the new idle level only after chip select went low, as upstream
+``spi-dw-core`` (the Pi 5's SPI) does.  A transfer in mode 2 or 3 after one in mode 0
+or 1 thus starts with a rising clock edge the selected device sees
+(``stray_rising_edge``); a 74HC165 chain shifts on it.  What this cannot tell is
+whether a given Pi's controller really does so (unconfirmed on hardware) or any
+timing: it models the order of events at the kernel's edge, nothing analogue.
 """
 
 from __future__ import annotations
@@ -144,11 +154,23 @@ class BoardWire:
 
     def __init__(self, factory: Any) -> None:
         self._factory = factory
+        #: Each bus's clock level between transfers: high after a mode 2 or 3 transfer.
+        self.clock_idle_high: dict[int, bool] = {}
+        #: Every transfer: (bus, device, mode, bytes), newest last (tests read it).
+        self.transfers: list[tuple[int, int, int, int]] = []
 
     def exchange(self, bus: int, device: int, mode: int, speed_hz: int, data: bytes) -> bytes:
         pins = SPI_HARDWARE_PINS[bus]
         bits = 8 * len(data)
-        chip = getattr(self._factory.pin(pins["select"][device]), "spi_device", None)
+        del self.transfers[:-100]
+        self.transfers.append((bus, device, mode, len(data)))
+        chip: Any = getattr(self._factory.pin(pins["select"][device]), "spi_device", None)
+        idle_high = bool(mode & 2)
+        rises = idle_high and not self.clock_idle_high.get(bus, False)
+        self.clock_idle_high[bus] = idle_high
+        if rises and hasattr(chip, "stray_rising_edge"):
+            # The new idle level arrives after chip select: the device sees the edge.
+            chip.stray_rising_edge()
         if chip is None:
             stream = (1 << bits) - 1 if self._factory.pin(pins["miso"]).state else 0
         elif hasattr(chip, "spi_burst"):

@@ -2,7 +2,9 @@
 
 Wiring (reference design 1): every chip's CLK on the SPI clock, CLK INH on the SPI
 select line (low while reading), SH/LD on a plain GPIO, each chip's QH into the
-next chip's SER, the last chip's QH into MISO, the first chip's SER to ground.
+next chip's SER, the last chip's QH into MISO, the first chip's SER to ground.  The
+chain has SPI1 to itself (clock GPIO21, MISO GPIO19, CE0 GPIO18: ``/dev/spidev1.0``
+from ``dtoverlay=spi1-1cs``); SPI0 is the NeoPixels'.
 
 Bit order: chip 0 is the FIRST chip of the chain (the one farthest from the Pi,
 SER grounded), chip ``chips - 1`` the last (its QH drives MISO).  Input A..H of
@@ -15,6 +17,14 @@ SPI mode 2 (clock idles high, sample on the falling edge): the 74HC165 shifts on
 the RISING edge of CLK (or of CLK INH), so the master must sample before it; mode
 2 does that both in gpiozero's software SPI (which samples right after the leading
 edge) and on a hardware bus, and it never shifts when CLK INH is released.
+
+Why a bus of its own: the clock idles high in mode 2 and low in the LEDs' mode 0.  On
+a shared bus every scan after an LED frame would switch the mode, and a controller
+that sets the clock's new idle level only after chip select went low (upstream
+``spi-dw-core``, the Pi 5's SPI) makes a rising edge while CLK INH is low: the chips
+shift once before the first bit and every sensor reads one place off.  On its own bus
+the mode is set once; the one transfer that may still see the idle level change (the
+first after start-up) is a throw-away read (``ShiftRegisterChain.__init__``).
 """
 
 from __future__ import annotations
@@ -30,14 +40,45 @@ from gpiozero.pins.mock import (
     MockSPIDevice,
     MockSPISelectPin,
 )
+from gpiozero.pins.spi import SPISoftware
 
 from companion.closing import Closing
 from companion.errors import StartupError
 
+from .config import SPI1_PINS
 from .gpio_sensors import BoundedHistory, MockDrivenPin, PinName, WatchedMockPin, mock_pin
 
 #: CPOL=1, CPHA=0: see the module docstring.
 SPI_CLOCK_MODE = 2
+#: The chain's SPI clock: gpiozero's default on both its hardware buses, named here
+#: because the clock wiring's budget (companion/hardware/clock.py) is computed for it.
+SPI_CLOCK_HZ = 500_000
+
+
+def register_spi1() -> None:
+    """Tell gpiozero where SPI1 is, so that its pins get the hardware bus.
+
+    gpiozero 2.0.1 knows only SPI0's pins (``gpiozero.pins.data.SPI_HARDWARE_PINS``) and
+    would bit-bang any other bus.  SPI1 with the ``spi1-1cs`` overlay has one chip
+    select, CE0 on GPIO18; with it in the table, ``factory.spi()`` on those pins gives
+    ``LGPIOHardwareSPI`` (``lgpio.spi_open(1, 0, ...)``: ``/dev/spidev1.0``) on a Pi, and
+    in mock mode ``LocalPiHardwareSPI`` over the stand-in spidev.  Idempotent.
+    """
+    from gpiozero.pins.data import SPI_HARDWARE_PINS
+
+    by_function = {function: f"GPIO{gpio}" for gpio, function in SPI1_PINS.items()}
+    SPI_HARDWARE_PINS.setdefault(
+        1,
+        {
+            "clock": by_function["SCLK"],
+            "mosi": by_function["MOSI"],
+            "miso": by_function["MISO"],
+            "select": (by_function["CE0"],),
+        },
+    )
+
+
+register_spi1()
 
 
 class SPIUnavailable(StartupError, RuntimeError):
@@ -70,8 +111,9 @@ def _open_spi(factory: Any, **pins: PinName | None) -> Any:
         todo = "install spidev" if "spidev" in detail else "enable SPI"
         raise SPIUnavailable(
             f"the sensor chain's hardware SPI bus did not open ({detail}): {todo} "
-            "(enable SPI: sudo raspi-config nonint do_spi 0 and reboot; install spidev "
-            "and lgpio: sudo ./install.sh)"
+            "(enable SPI1: dtoverlay=spi1-1cs in /boot/firmware/config.txt and reboot, "
+            "ls /dev/spidev1.0 must list it; install spidev and lgpio: sudo ./install.sh "
+            "does both)"
         ) from None
     finally:
         if set_default and Device.pin_factory is factory:
@@ -126,6 +168,13 @@ class ShiftRegisterChain(Closing):
             for name, value in SPI_SETTINGS:
                 if getattr(self._spi, name) != value:
                     setattr(self._spi, name, value)
+            # A bit-banged bus has no rate (it clocks as fast as Python runs).
+            if not isinstance(self._spi, SPISoftware) and self._spi.rate != SPI_CLOCK_HZ:
+                self._spi.rate = SPI_CLOCK_HZ
+            # The first transfer in mode 2 may move the clock to its idle level while
+            # CLK INH is low (module docstring): that stray shift lands here, in a read
+            # whose result nobody uses; every scan after it starts with a load pulse.
+            self._spi.read(1)
         except BaseException:
             self.close()
             raise
@@ -283,7 +332,12 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
         gate = self._gate_level()
         rising = gate and not self._gate
         self._gate = gate
-        if rising and self._load_pin._state:
+        if rising:
+            self._shift()
+
+    def _shift(self) -> None:
+        """One rising edge with CLK INH low: shift towards QH, unless SH/LD is low."""
+        if self._load_pin._state:
             self._register = ((self._register << 1) | self.serial_in) & self._mask
             self._show()
 
@@ -318,6 +372,13 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
     def on_select(self) -> None:
         with self._lock:
             self._edge()
+
+    def stray_rising_edge(self) -> None:
+        """CLK rose while CLK INH was low, outside a transfer's bits (a bus that changed
+        its clock polarity after chip select, mock_spi.BoardWire): one shift, as the
+        chips take it."""
+        with self._lock:
+            self._shift()
 
     def close(self) -> None:
         """Unhook from the pins; MISO goes back to its pull."""

@@ -37,11 +37,14 @@ SOURCE = Path(__file__).resolve().parents[2]
 
 BEGIN = "# >>> pyramid-companion (sudo ./install.sh uninstall removes this block)"
 END = "# <<< pyramid-companion"
-#: SPI on; the NeoPixels' SPI clock follows the core clock on a Pi 3, Zero 2 W and 4, so it
-#: is fixed there (rpi_ws281x README); a Pi 5's SPI has its own clock.
+#: SPI0 on (the NeoPixels, /dev/spidev0.0) and SPI1 with one chip select on GPIO18 (the
+#: 74HC165 chain, /dev/spidev1.0: its own bus, docs/board-config.md); the NeoPixels' SPI
+#: clock follows the core clock on a Pi 3, Zero 2 W and 4, so it is fixed there
+#: (rpi_ws281x README); a Pi 5's SPI has its own clock.
 FIRMWARE_BLOCK = f"""{BEGIN}
 [all]
 dtparam=spi=on
+dtoverlay=spi1-1cs,cs0_pin=18
 [pi3]
 core_freq=250
 [pi02]
@@ -102,6 +105,21 @@ def without_block(text: str) -> str:
             continue
         out.append(line)
     return "".join(out)
+
+
+#: The SPI devices the board needs; the firmware config creates them at the next boot.
+SPI_DEVICES = (Path("/dev/spidev0.0"), Path("/dev/spidev1.0"))
+
+
+def reboot_needed(devices: Sequence[Path] = SPI_DEVICES) -> str | None:
+    """What to tell the user when a reboot must still bring up SPI0 and SPI1, or None."""
+    missing = [str(device) for device in devices if not device.exists()]
+    if not missing:
+        return None
+    return (
+        f"reboot once so that SPI and the core clock take effect ({', '.join(missing)} "
+        "missing: dtparam=spi=on and dtoverlay=spi1-1cs act at boot): sudo reboot"
+    )
 
 
 def unit_text(venv: Path = VENV, name: str = UNIT_NAME) -> str:
@@ -279,14 +297,15 @@ def install_steps(opt: Options) -> list[Step]:
         ),
         Step(
             "firmware config",
-            "config.txt: dtparam=spi=on; core_freq=250 (Pi 3, Zero 2 W), 500 (Pi 4)",
+            "config.txt: dtparam=spi=on, dtoverlay=spi1-1cs,cs0_pin=18 (the sensor chain's "
+            "bus); core_freq=250 (Pi 3, Zero 2 W), 500 (Pi 4); a reboot applies it",
             firmware,
             "",
             firmware_done,
         ),
         Step(
             "enable SPI",
-            "raspi-config nonint do_spi 0",
+            "raspi-config nonint do_spi 0 (SPI0 at once; SPI1's overlay needs the reboot)",
             spi,
             "",
             lambda: shutil.which("raspi-config") is None,
@@ -449,8 +468,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         port = "" if opt.port == 80 else f":{opt.port}"
         print(f"phones open http://{os.uname().nodename}.local{port}/ (logs: journalctl -u "
               f"{UNIT_NAME.removesuffix('.service')} -f)")  # fmt: skip
-        if not Path("/dev/spidev0.0").exists():
-            print("reboot once so that SPI and the core clock take effect: sudo reboot")
+        reboot = reboot_needed()
+        if reboot:
+            print(reboot)
     if args.action == "uninstall" and not opt.purge and not args.dry_run:
         print(f"kept: {STATE_DIR} (the game journal) and {CONFIG_DIR}; --purge removes them")
     return 0
