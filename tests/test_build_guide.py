@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.board.config import example_config_text, parse_config
+from companion.hardware.clock import bank_length_mm, clock_line, longest_lumped_mm, summary
 from companion.hardware.placement import PIECE_MM, ROUND_MM
 from companion.hardware.wiring import CLOCK_RESISTOR, COLUMN_PULLUP, FIRMWARE_MATRIX
 
@@ -53,15 +55,34 @@ def test_every_pico_matrix_column_has_its_pull_up_everywhere() -> None:
 
 def test_the_74hc165_clock_has_its_series_resistor_and_ground_everywhere() -> None:
     wiring = read("wiring-reference-1.md")
-    assert f"{CLOCK_RESISTOR} in series at the Pi, then CLK (pin 2)" in wiring
+    assert f"{CLOCK_RESISTOR} in series at the Pi, then one bus along the chip bank" in wiring
     assert "a GND wire runs beside it" in wiring
     diagram = read("wiring-diagram-reference-1.svg")
-    assert f"SCLK: {CLOCK_RESISTOR} (33-100 ohm) in series at the Pi" in diagram
-    assert "GND wire beside the clock" in diagram
+    assert f"SCLK: {CLOCK_RESISTOR} in series at the Pi, and a GND wire" in diagram
+    assert "beside the clock to every chip" in diagram
     own = bom("Design 1")
-    assert f"| 1 | {CLOCK_RESISTOR} resistor (33-100 ohm) | in series with SCLK" in own
+    assert f"| 1 | {CLOCK_RESISTOR} resistor | in series with SCLK" in own
     assert "GND conductor beside SCLK" in own
     assert "double-clocked chain" in read("troubleshooting.md")
+
+
+def test_the_chips_sit_in_one_bank_within_the_clocks_length_budget() -> None:
+    """Item 7 of issue 29: the chips are placed on purpose, and every page quotes the same
+    numbers, computed in companion/hardware/clock.py for the config's chain."""
+    chips = parse_config(example_config_text("reference-1-pi")).sensors.chips
+    length, budget = bank_length_mm(chips), longest_lumped_mm(chips)
+    line = clock_line(chips, length)
+    assert line.lumped and length < budget
+    assert summary(chips) in words(read("wiring-reference-1.md"))
+    diagram = read("wiring-diagram-reference-1.svg")
+    assert "All chips in ONE BANK" in diagram
+    assert f"clock bus {length:.0f} mm, at most {budget:.0f} mm" in diagram
+    readme = words(read("README.md"))
+    assert f"at most {budget:.0f} mm" in readme and "one bank" in readme
+    assert f"{line.edge_ns_fastest:.0f}-{line.edge_ns_slowest:.0f} ns" in readme
+    assert "| 1 | stripboard" in bom("Design 1")
+    assembly = words(read("assembly.md"))
+    assert "one bank" in assembly and f"{budget:.0f} mm" in assembly
 
 
 def test_the_led_pieces_fit_the_pitch_everywhere() -> None:

@@ -284,7 +284,8 @@ def test_wiring_diagrams_are_valid_svg() -> None:
         text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
         if name == "reference-1":
             assert "74HC165 chip 18" in text and "74HC165 chip 0" in text
-            assert "pin 23: GPIO11 SPI0 SCLK" in text
+            assert "pin 40: GPIO21 SPI1 SCLK" in text and "pin 12: GPIO18 SPI1 CE0" in text
+            assert "19 x 74HC165 on SPI1 (its own bus), NeoPixels on SPI0 (GPIO10)." in text
         else:
             assert "GP28 (pin 34)" in text and "COL 12" in text
         assert "74AHCT125" in text and "at least 5 A" in text

@@ -189,10 +189,15 @@ def test_pi_pins_match_the_config(ref1: BoardConfig) -> None:
     assert rows["sensors.data_pin"][4] == "QH (pin 9) of chip 18, the last of the chain"
     headers = [int(r[0]) for r in rows.values()]
     assert len(set(headers)) == len(headers) and headers == sorted(headers)
-    # The SPI0 functions of the shared bus are named (docs/board-config.md).
-    assert rows["sensors.clock_pin"][2] == "SPI0 SCLK"
-    assert rows["sensors.select_pin"][2] == "SPI0 CE1"
+    # Each bus named: the chain on SPI1, its own, the strip on SPI0 (docs/board-config.md).
+    assert rows["sensors.clock_pin"][2] == "SPI1 SCLK"
+    assert rows["sensors.data_pin"][2] == "SPI1 MISO"
+    assert rows["sensors.select_pin"][2] == "SPI1 CE0"
     assert rows["leds.pin"][2] == "SPI0 MOSI"
+    # SPI1's MOSI is listed as taken by the overlay, so no button goes there.
+    table = section(wiring_page(ref1), "Raspberry Pi").tables[0]
+    mosi = [row for row in table.rows if row[1] == "GPIO20"]
+    assert mosi and mosi[0][0] == "38" and "dtoverlay=spi1-1cs takes the pin" in mosi[0][4]
 
 
 def test_pi_header_map_is_the_40_pin_header() -> None:
@@ -340,7 +345,7 @@ def test_wiring_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     diagram = tmp_path / "wiring.svg"
     assert main(["wiring", "--diagram", str(diagram)]) == 0
     out = capsys.readouterr().out
-    assert "74HC165 chain" in out and "GPIO11" in out
+    assert "74HC165 chain" in out and "GPIO21" in out
     assert diagram.read_text().startswith("<?xml")
     assert main(["wiring", "--markdown"]) == 0
     assert "built-in board config" in capsys.readouterr().out

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from companion.board.config import BoardConfig
 
 from .builds import HALL
+from .clock import CHIP_PITCH_MM, bank_length_mm, longest_lumped_mm
 from .drawing import (
     INK,
     Circle,
@@ -390,12 +391,17 @@ def _led_section(s: Sketch, config: BoardConfig, y: float, data_net: str) -> Non
 def _shift_register_diagram(config: BoardConfig) -> Drawing:
     s = Sketch()
     sensors = config.sensors
-    _title(s, config, f"{sensors.chips} x 74HC165 on SPI0, NeoPixels on GPIO{config.leds.pin}.")
+    _title(
+        s,
+        config,
+        f"{sensors.chips} x 74HC165 on SPI1 (its own bus), "
+        f"NeoPixels on SPI0 (GPIO{config.leds.pin}).",
+    )
     # The Raspberry Pi and its pins.
     nets = {
         sensors.clock_pin: "SCLK",
         sensors.data_pin: "MISO",
-        sensors.select_pin: "CE1",
+        sensors.select_pin: "CE0",
         sensors.load_pin: "LOAD",
         config.leds.pin: "LED DATA",
         config.buzzer_pin: "BUZZER",
@@ -421,10 +427,12 @@ def _shift_register_diagram(config: BoardConfig) -> Drawing:
         px,
         py + ph + 5,
         [
-            f"SCLK: {CLOCK_RESISTOR} (33-100 ohm) in series at the Pi,",
-            "and a GND wire beside the clock to every chip",
-            f"({sensors.chips} chips, no Schmitt inputs: a ringing",
-            "edge double-clocks and shifts the sensor index).",
+            f"SCLK: {CLOCK_RESISTOR} in series at the Pi, and a GND wire",
+            f"beside the clock to every chip ({sensors.chips} chips, no Schmitt",
+            "inputs: a ringing edge double-clocks and shifts the index).",
+            f"All chips in ONE BANK, {CHIP_PITCH_MM:g} mm apart, mid-board:",
+            f"clock bus {bank_length_mm(sensors.chips):.0f} mm, at most "
+            f"{longest_lumped_mm(sensors.chips):.0f} mm (hardware/README.md).",
         ],
         2.2,
     )
@@ -435,7 +443,7 @@ def _shift_register_diagram(config: BoardConfig) -> Drawing:
     cw, ch = 52.0, 34.0
     last = sensors.chips - 1
     shown = [(last, 120.0), (0, 232.0)] if last > 0 else [(0, 120.0)]
-    buses = ["LOAD", "SCLK", "CE1", "3V3", "GND"]
+    buses = ["LOAD", "SCLK", "CE0", "3V3", "GND"]
     bottom_pins = [
         ("SH/LD (1)", 0),
         ("CLK (2)", 1),
@@ -496,6 +504,30 @@ def _shift_register_diagram(config: BoardConfig) -> Drawing:
             "Bit order: sensor index = 8 x chip + input (A = 0 ... H = 7).",
         ],
         2.4,
+    )
+    # The chip bank: every chip side by side on one strip of board (clock.py's budget).
+    bank_y = cy - 13
+    s.add(
+        Rect(
+            bus_x0 + 1,
+            bank_y,
+            bus_x1 - bus_x0 + 3,
+            bus_y[-1] + 4 - bank_y,
+            Style(stroke="#0b4f8a", width=0.3, dash=(2.0, 1.2), fill=None),
+        )
+    )
+    s.add(
+        Text(
+            bus_x0 + 1,
+            bus_y[-1] + 8,
+            f"ONE BANK: all {sensors.chips} chips side by side on one strip of board under the "
+            f"middle of the maze; the clock bus {bank_length_mm(sensors.chips):.0f} mm from "
+            f"the {CLOCK_RESISTOR} resistor, at most {longest_lumped_mm(sensors.chips):.0f} mm",
+            2.2,
+            "start",
+            "#0b4f8a",
+            bold=True,
+        )
     )
     _input_detail(s, 306.0, 96.0)
     # Controls.

@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from companion.board.config import BoardConfig
+from companion.board.config import SPI1_PINS, BoardConfig
 
 from .builds import (
     MAGNET_DIAMETER_MM,
@@ -34,6 +34,8 @@ from .builds import (
     STACK,
     Recommended,
 )
+from .clock import longest_lumped_mm
+from .clock import summary as clock_summary
 
 #: BCM GPIO number -> physical pin of the Raspberry Pi's 40-pin header.
 PI_HEADER = {
@@ -41,7 +43,7 @@ PI_HEADER = {
     14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16, 24: 18,
     25: 22, 26: 37, 27: 13,
 }  # fmt: skip
-#: Second functions worth knowing when wiring (SPI0 is shared by the strip and the chain).
+#: Second functions worth knowing when wiring (SPI0 drives the strip, SPI1 reads the chain).
 PI_FUNCTIONS = {
     2: "I2C1 SDA",
     3: "I2C1 SCL",
@@ -54,8 +56,10 @@ PI_FUNCTIONS = {
     13: "PWM1",
     14: "UART TXD",
     15: "UART RXD",
-    18: "PWM0",
-    19: "PWM1",
+    18: "SPI1 CE0",
+    19: "SPI1 MISO",
+    20: "SPI1 MOSI",
+    21: "SPI1 SCLK",
 }
 PI_3V3_PINS = (1, 17)
 PI_5V_PINS = (2, 4)
@@ -397,7 +401,8 @@ def _pi_rows(config: BoardConfig) -> list[tuple[int, tuple[str, ...]]]:
         add(
             sensors.clock_pin,
             "sensors.clock_pin",
-            f"{CLOCK_RESISTOR} in series at the Pi, then CLK (pin 2) of every 74HC165; "
+            f"{CLOCK_RESISTOR} in series at the Pi, then one bus along the chip bank to CLK "
+            f"(pin 2) of every 74HC165, at most {longest_lumped_mm(sensors.chips):.0f} mm in all; "
             "a GND wire runs beside it all the way",
         )
         add(
@@ -407,6 +412,19 @@ def _pi_rows(config: BoardConfig) -> list[tuple[int, tuple[str, ...]]]:
         )
         add(sensors.select_pin, "sensors.select_pin", "CLK INH (pin 15) of every 74HC165")
         add(sensors.load_pin, "sensors.load_pin", "SH/LD (pin 1) of every 74HC165")
+        if sensors.clock_pin in SPI1_PINS:  # the overlay claims the bus's MOSI as well
+            rows.append(
+                (
+                    20,
+                    (
+                        str(PI_HEADER[20]),
+                        "GPIO20",
+                        PI_FUNCTIONS[20],
+                        "",
+                        "nothing: the chain only reads, but dtoverlay=spi1-1cs takes the pin",
+                    ),
+                )
+            )
     elif sensors.backend == "gpio":
         for i, pin in enumerate(sensors.pins):
             add(pin, f"sensors.pins[{i}]", f"sensor {i} to GND (internal pull-up)")
@@ -464,11 +482,11 @@ def _chip_section(config: BoardConfig, wires: Sequence[SensorWire]) -> Section:
             "QH (pin 9) of each chip goes to SER (pin 10) of the next; QH of the last chip "
             f"(chip {chips - 1}) goes to the Pi. Every chip: VCC (pin 16) to 3V3, GND (pin 8) "
             "to GND, 100 nF from VCC to GND at the chip, QH' (pin 7) left open.",
-            f"The clock fans out to {chips} chips over a long wire and the 74HC165 has no "
-            f"Schmitt-trigger inputs: put a {CLOCK_RESISTOR} resistor (33-100 ohm) in series "
-            "right at the Pi's SCLK pin, and run a GND wire beside the clock wire (twist them, "
-            "or use the ribbon conductor next to it). A ringing clock edge counts twice, and "
-            "every sensor after that chip reads shifted by one index.",
+            f"The clock fans out to {chips} chips and the 74HC165 has no Schmitt-trigger "
+            f"inputs: put a {CLOCK_RESISTOR} resistor in series right at the Pi's SCLK pin, "
+            "and run a GND wire beside the clock wire (twist them, or use the ribbon "
+            "conductor next to it). A ringing clock edge counts twice, and every sensor "
+            "after that chip reads shifted by one index. " + clock_summary(chips),
             "Every input has a 10 kohm pull-up to 3V3 (one 9-pin bussed resistor network per "
             "chip) and its reed switch (or the output of a Hall switch) to GND. Bit order "
             "(docs/board-config.md): sensor index = 8 x chip + input, inputs A to H = 0 to 7. "
