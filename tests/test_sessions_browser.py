@@ -87,6 +87,8 @@ def test_links_from_another_site_never_replace_a_seat_or_the_host(
     red.goto(f"{server.url}/join/{codes['seeker0']}")
     red.get_by_role("button", name="Join as the Seeker Red").click()
     expect(red).to_have_url(server.url + "/seeker")
+    red.locator('[data-lang="de"]').click()  # Red reads German: links keep that too
+    expect(red.locator("html")).to_have_attribute("lang", "de")
 
     paths = [
         "/",
@@ -103,9 +105,11 @@ def test_links_from_another_site_never_replace_a_seat_or_the_host(
     for page, own in ((red, "/api/seeker/state"), (host, "/api/host/status")):
         for link in elsewhere.links:
             page.goto(elsewhere.url)
-            page.locator(f'a[href="{link}"]').click()
-            page.wait_for_load_state()
+            with page.expect_navigation():
+                page.locator(f'a[href="{link}"]').click()
             assert page.url.startswith(server.url)
+            if page is red:
+                assert page.locator("html").get_attribute("lang") == "de", link
             assert status_of(page, server.url, own) == 200, f"{own} after a link to {link}"
     cookies = {c["name"]: c for c in red.context.cookies(server.url)}
     assert cookies["session"]["sameSite"] == "Lax" and cookies["session"]["httpOnly"]
@@ -143,8 +147,8 @@ def test_new_codes_on_the_host_page_keep_its_device_host_and_end_the_others(
     host.get_by_role("button", name="Open the host page").click()
     before = {c["name"]: c["value"] for c in host.context.cookies(server.url)}["session"]
     old = server.get("/api/host/status")["table"]["codes_key"]
-    host.locator("#codes").click()
-    host.wait_for_load_state()
+    with host.expect_navigation():  # the page reloads once the new codes are made
+        host.locator("#codes").click()
     expect(host.locator("#codes")).to_be_visible()
     after = {c["name"]: c["value"] for c in host.context.cookies(server.url)}["session"]
     assert after != before

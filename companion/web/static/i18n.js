@@ -12,6 +12,6 @@ function _(text, values) {
 document.addEventListener("click", ev => {
   const button = ev.target.closest && ev.target.closest("[data-lang]");
   if (!button) return;
-  document.cookie = `lang=${button.dataset.lang}; path=/; max-age=31536000; SameSite=Strict`;
+  document.cookie = `lang=${button.dataset.lang}; path=/; max-age=31536000; SameSite=Lax`;
   location.reload();
 });
