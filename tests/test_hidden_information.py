@@ -15,6 +15,7 @@ import json
 import os
 import queue
 import re
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from waitress import create_server
 
-from companion.games.crypt.board import square_name
+from companion.board.debounce import OccupancyChange
+from companion.games.crypt.board import parse_square, square_name
 from companion.games.mummy.commands import Announce, Command, Move, Roll, RollMummyDie
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.players import MummyBot, RandomSeekerBot
@@ -550,9 +552,10 @@ def check_received(
         return  # a seeker sees the figures on the board like everyone at the table
     if who.startswith("no seat") and path not in ("/", "/healthz"):
         assert status == 403, f"a door opened without a seat: {where}"
-    assert_no_secret(text) if who != "mummy" or not path.startswith("/api/mummy") else None
-    if who == "mummy" and path.startswith("/api/mummy"):
-        return  # the mummy's own page: byte-for-byte checks above (twins)
+    mummy = who in ("mummy", "host as mummy")
+    assert_no_secret(text) if not mummy or not path.startswith("/api/mummy") else None
+    if mummy and path.startswith("/api/mummy"):
+        return  # the mummy's own page: byte-for-byte checks (twins) elsewhere
     found = set(CELL_NAME.findall(text)) & names
     assert not found, f"seeker cells {sorted(found)} reach {where}"
     for data in _json_parts(text):
@@ -669,3 +672,291 @@ def test_no_client_without_the_right_learns_a_seeker_in_any_game(
         mummy_bot.observe(visible_events(list(service.published.log[-1]), "mummy"))
         table.sync()
     table.record_everything("the end")
+
+
+# -- hands on the board while another game holds it: a thousand quick tables -------------
+#
+# The same appliance with no thread started: every request to a game is handled in the
+# caller's thread (the loops' own path when they are not running), and the sensors are
+# left out: a touch reaches the hub as the settled sensor change it would be.  So one
+# random game (maze turns, hands on the board during the maze, the board given to the
+# crypt or Loot N Run, hands on the board there, the doors of every client without the
+# right, the board given back) costs tens of milliseconds, and a thousand run in CI.
+
+#: What a hand on the board does: lift a magnet, put one down (often where one was just
+#: lifted: a figure put back), or slide one from a cell to another.
+TOUCH = st.tuples(
+    st.sampled_from(["lift", "put", "back", "move"]),
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+)
+#: The doors a client without the right tries after the other game's touches.
+QUICK_DOORS = (
+    "/crypt/api/state",
+    "/crypt/api/stream",
+    "/lootnrun/api/view",
+    "/lootnrun/api/stream",
+    "/api/mummy/state",
+    "/api/table/state",
+)
+
+
+class QuickTable:
+    """The whole appliance, no thread running; the host, the phones, the board's magnets."""
+
+    def __init__(self, state_dir: Path) -> None:
+        from companion.service.appliance import build
+        from tests.test_service import fast_config
+
+        maze, text = load_maze(None)
+        self.appliance = build(
+            fast_config(), maze, text, state_dir=state_dir, mock=True, quiet_s=0.0, start=False
+        )
+        self.hub = self.appliance.hub
+        self.service = self.appliance.service
+        self.crypt = self.hub.service("crypt")
+        self.crypt.computer_delay_s = 0.0
+        self.lootnrun = self.hub.service("lootnrun")
+        self.app = create_app(
+            self.service, secret_key=os.urandom(32), appliance=self.appliance, testing=True
+        )
+        self.host = self.app.test_client()
+        assert self.host.get("/").status_code in (200, 302)
+        self.positions = self.appliance.config.positions
+        self.occupied: set[int] = set(self.appliance.mock_board.occupied)
+        self.lifted: list[int] = []
+        self.observers: dict[str, FlaskPhone] = {}
+
+    @property
+    def table(self) -> Any:
+        return self.app.extensions["companion.seats"].table
+
+    def new_game(self, colours: list[str], host_is_mummy: bool) -> None:
+        """A maze game; the mummy's seat on the host's device or on a phone of its own."""
+        self.give_board("mummy")
+        res = self.host.post("/api/host/game", json={"colours": colours})
+        assert res.status_code == 200, res.json
+        seats = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        mummy = self.host if host_is_mummy else self.app.test_client()
+        join(mummy, seats["mummy"])
+        watcher = self.app.test_client()
+        if "watch" in seats:
+            join(watcher, seats["watch"])
+        self.observers = {
+            "host as mummy" if host_is_mummy else "mummy": FlaskPhone(mummy),
+            "watching": FlaskPhone(watcher),
+            "no seat": FlaskPhone(self.app.test_client()),
+        }
+        self.sync()
+
+    def sync(self) -> None:
+        """Put the figures where the maze game expects them."""
+        want = set(self.service.board.expected(self.service.game.current).values())
+        self.hub.set_occupied(frozenset(want))
+        self.occupied, self.lifted = want, []
+        assert self.service.published.judgement.matches
+
+    def give_board(self, game: str) -> None:
+        if self.hub.active == game:
+            return
+        res = self.host.post("/api/host/board", json={"game": game, "pause": True})
+        assert res.status_code == 200, res.get_data(as_text=True)
+        assert self.hub.active == game
+
+    def touch(self, kind: str, a: int, b: int) -> set[int]:
+        """One hand on the board; the positions it changed."""
+        free = sorted(set(range(self.positions)) - self.occupied)
+        taken = sorted(self.occupied)
+        if kind == "back" and self.lifted:
+            changes = [(self.lifted.pop(), True)]
+        elif kind in ("lift", "move") and taken:
+            start = taken[a % len(taken)]
+            changes = [(start, False)]
+            if kind == "move":
+                changes.append((free[b % len(free)], True))
+        else:
+            changes = [(free[a % len(free)], True)]
+        for position, occupied in changes:
+            if occupied:
+                self.occupied.add(position)
+                self.lifted = [p for p in self.lifted if p != position]
+            else:
+                self.occupied.discard(position)
+                self.lifted.append(position)
+            self.hub.occupancy(OccupancyChange(position, occupied, 0.0, 0.0))
+        self.settle()
+        return {position for position, _ in changes}
+
+    def settle(self) -> None:
+        """What the game's loop does between requests: placements, the computer's move."""
+        active = self.hub.service(self.hub.active)
+        for _ in range(4):
+            version = active.published.version
+            active._tick()
+            if active.published.version == version:
+                return
+
+    def close(self) -> None:
+        self.appliance.close()
+
+
+@pytest.fixture(scope="module")
+def quick_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[QuickTable]:
+    """On a memory-backed directory where there is one (the journal is the same SQLite
+    file with the same commits; only the wait for the disk's sync goes)."""
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        with tempfile.TemporaryDirectory(dir=shm, prefix="quick-table-") as state_dir:
+            table = QuickTable(Path(state_dir))
+            yield table
+            table.close()
+        return
+    table = QuickTable(tmp_path_factory.mktemp("quick-table"))
+    yield table
+    table.close()
+
+
+def seekers_now(service: Service, crypt_board: Any) -> tuple[set[str], set[str], set[int]]:
+    """The seekers' cells now: as maze cell names, as crypt squares, as positions."""
+    state = service.game.current
+    names, squares, positions = set(), set(), set()
+    for figure, cell in enumerate(state.positions):
+        if not state.maze.is_cell(cell):
+            continue
+        names.add(state.maze.cell_name(cell))
+        position = service.board.position_of(state, figure)
+        if position is not None:
+            positions.add(position)
+            square = crypt_board.square(position)
+            if square is not None:
+                squares.add(square_name(square))
+    return names, squares, positions
+
+
+def check_crypt_view(view: dict[str, Any], squares: set[str], opened: set[str], where: str) -> None:
+    """The crypt's judgement of the board names no square a seeker stands on: what it
+    sensed (a touch, a stray magnet, an error) never; its words only the squares its own
+    open game names (meeples, cubes, locks, moves, hints) or that it asked for itself."""
+    board = view["board"]
+    secret = squares - opened
+    for key in ("touch", "unexpected", "errors"):
+        named = _values(board.get(key))
+        assert not named & secret, f"{key}={board.get(key)!r} names a seeker: {where}"
+    public = set(
+        SQUARE_NAME.findall(json.dumps([view[k] for k in view if k not in ("board", "hints")]))
+    )
+    public |= set(SQUARE_NAME.findall(json.dumps(board.get("hints"))))
+    said = set(SQUARE_NAME.findall(json.dumps(board))) & secret - public
+    assert not said, f"crypt squares {sorted(said)} over seekers: {where}"
+
+
+def check_the_mummy_payload(table: QuickTable, seed: int, *, cards: bool = True) -> None:
+    """The mummy's payload now: no secret key, and the same with the seekers elsewhere
+    (and, with ``cards``, with other cards in their hands)."""
+    published = table.service.published
+    payload = json.dumps(localize(mummy_payload(published, table.table), "en"), sort_keys=True)
+    assert_no_secret(payload)
+    for twin in list(twins(published.state, seed))[: None if cards else 1]:
+        seen = localize(mummy_payload(replace(published, state=twin), table.table), "en")
+        assert json.dumps(seen, sort_keys=True) == payload
+
+
+@settings(
+    max_examples=int(os.environ.get("QUICK_TABLES", "1000")),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.integers(0, 2**32),
+    seekers=st.integers(1, 4),
+    host_is_mummy=st.booleans(),
+    before=st.integers(0, 24),
+    maze_touches=st.lists(TOUCH, max_size=3),
+    other=st.sampled_from(["crypt", "lootnrun", "crypt then lootnrun"]),
+    computer=st.sampled_from([None, 0, 1]),
+    touches=st.lists(TOUCH, min_size=1, max_size=24),
+)
+def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is(
+    quick_table, seed, seekers, host_is_mummy, before, maze_touches, other, computer, touches
+):
+    """A thousand random tables: maze turns (the host's device holding the mummy's
+    seat in half of them), hands on the board during the maze, the board given to the
+    crypt or Loot N Run, random touches on every cell and pad (a magnet lifted, put
+    down, put back, slid), the doors of every client without the right, the board
+    given back.  A maze figure lifted, put back or slid between the cells the maze left
+    reaches the other game not at all: no new version of its page, no count; nothing
+    the crypt judges names a seeker's square."""
+    table = quick_table
+    service = table.service
+    table.new_game(COLOURS[:seekers], host_is_mummy)
+    seeker_bot = RandomSeekerBot(seed)
+    mummy_bot = MummyBot(service.game.setup)
+    mummy_bot.observe(visible_events(list(service.game.last_events), "mummy"))
+    for _ in range(before):
+        state = service.game.current
+        if state.is_over:
+            break
+        if state.is_mummy_turn:
+            command = mummy_bot.choose(state.phase, state.mummy, state.steps_left, False)
+            service.submit("mummy", command)
+        else:
+            command = seeker_bot.choose(state)
+            submit_for_seekers(table, state, command)  # type: ignore[arg-type]
+        mummy_bot.observe(visible_events(list(service.published.log[-1]), "mummy"))
+        table.sync()
+    for step, (kind, a, b) in enumerate(maze_touches):  # hands on the maze's own board
+        table.touch(kind, a, b)
+        check_the_mummy_payload(table, seed + step, cards=False)
+    table.sync()
+    crypt_board = table.crypt.board
+    names, squares, positions = seekers_now(service, crypt_board)
+    opened: set[str] = set()
+    for game in other.split(" then "):
+        table.give_board(game)
+        if game == "crypt":
+            res = table.host.post("/crypt/api/new", json={"players": 2, "computer": computer})
+            assert res.status_code == 200, res.get_data(as_text=True)
+            table.settle()
+        for step, (kind, a, b) in enumerate(touches):
+            # Where the crypt's own open game puts its meeples: a magnet put down there
+            # is taken as the meeple it asked for (see ``table/hub.py``).
+            demanded = (
+                set(crypt_board.expected(table.crypt.published.state).values())
+                if game == "crypt"
+                else set()
+            )
+            was = (
+                table.crypt.published.version,
+                table.lootnrun.published.version,
+                table.hub.off_board(),
+            )
+            changed = table.touch(kind, a, b)
+            for position in changed & positions & demanded & table.occupied:
+                opened.add(square_name(crypt_board.square(position)))  # asked for there
+            where = f"{game}, touch {step} {kind} at {sorted(changed)}"
+            if changed <= positions - demanded and not {crypt_board.square(p) for p in changed} & {
+                parse_square(s) for s in opened
+            }:
+                now = (
+                    table.crypt.published.version,
+                    table.lootnrun.published.version,
+                    table.hub.off_board(),
+                )
+                assert now == was, f"a maze figure's touch reached {game}: {was} -> {now}, {where}"
+            if game == "crypt":
+                view = localize(table.crypt.view(), "en")
+                check_crypt_view(view, squares, opened, where)
+        # The mummy's device every time; one other client without the right in turn.
+        mummy, *others = table.observers
+        for who in (mummy, others[seed % len(others)]):
+            phone = table.observers[who]
+            for path in QUICK_DOORS:
+                status, text = phone.get(path)
+                check_received(who, path, status, text, names, squares, positions, game, set())
+                if path.startswith("/crypt") and status == 200:
+                    for data in _json_parts(text):
+                        check_crypt_view(data, squares, opened, f"{who} {path}")
+    table.give_board("mummy")
+    table.sync()
+    check_the_mummy_payload(table, seed)
