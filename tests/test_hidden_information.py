@@ -317,6 +317,13 @@ def test_a_figure_moved_on_the_board_does_not_reach_the_mummys_stream(game):
 # The first seeker's phone tries the same doors: it may see the figures, as everyone at
 # the table does, but no card that is not its own.
 
+#: What a hand on the board does: lift a magnet, put one down (often where one was just
+#: lifted: a figure put back), or slide one from a cell to another.
+TOUCH = st.tuples(
+    st.sampled_from(["lift", "put", "back", "move"]),
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+)
 CELL_NAME = re.compile(r"\b[A-Z](?:1[0-9]|[1-9])\b")
 SQUARE_NAME = re.compile(r"\b[a-h][1-8]\b")
 #: Keys whose values are board positions or cell names.
@@ -454,16 +461,40 @@ class WholeTable:
             "seeker0": FlaskPhone(self.seeker),
         }
         self.received: list[tuple[str, str, int, str]] = []
+        #: Positions lifted by the touches, to put back.
+        self.lifted: list[int] = []
 
-    def new_game(self, colours: list[str]) -> None:
+    def new_game(self, colours: list[str], host_is_mummy: bool = False) -> None:
+        """A maze game; the mummy's seat on its own phone, or on the host's device (the
+        owner of the box hosts and plays the mummy: then the host's doors are tried too)."""
         res = self.host.post("/api/host/game", json={"colours": colours})
         assert res.status_code == 200, res.json
         seats = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        self.mummy = self.host if host_is_mummy else self.app.test_client()
         join(self.mummy, seats["mummy"])
+        self.observers.pop("mummy", None)
+        self.observers.pop("host as mummy", None)
+        self.observers["host as mummy" if host_is_mummy else "mummy"] = FlaskPhone(self.mummy)
         if "watch" in seats:
             join(self.watcher, seats["watch"])
         join(self.seeker, seats["seeker0"])
         self.sync()
+
+    def touch(self, kind: str, a: int, b: int) -> None:
+        """A hand on the simulated board (see ``TOUCH``), once the sensors have seen it."""
+        board = self.appliance.mock_board
+        taken = sorted(board.occupied)
+        free = sorted(set(range(self.appliance.config.positions)) - set(taken))
+        if kind == "back" and self.lifted:
+            board.place(self.lifted.pop())
+        elif kind in ("lift", "move") and taken:
+            board.lift(taken[a % len(taken)])
+            self.lifted.append(taken[a % len(taken)])
+            if kind == "move":
+                board.place(free[b % len(free)])
+        else:
+            board.place(free[a % len(free)])
+        wait_for(lambda: set(self.appliance.hub._occupied) == set(board.occupied))
 
     def sync(self) -> None:
         """Put the figures where the maze game expects them."""
@@ -479,21 +510,7 @@ class WholeTable:
 
     def secrets(self) -> tuple[set[str], set[str], set[int]]:
         """The seekers' cells now: as maze cell names, as crypt squares, as positions."""
-        state = self.service.game.current
-        maze = state.maze
-        crypt_board = self.appliance.hub.service("crypt").board
-        names, squares, positions = set(), set(), set()
-        for figure, cell in enumerate(state.positions):
-            if not maze.is_cell(cell):
-                continue
-            names.add(maze.cell_name(cell))
-            position = self.service.board.position_of(state, figure)
-            if position is not None:
-                positions.add(position)
-                square = crypt_board.square(position)
-                if square is not None:
-                    squares.add(square_name(square))
-        return names, squares, positions
+        return seekers_now(self.service, self.appliance.hub.service("crypt").board)
 
     def record_everything(self, when: str) -> None:
         """Every door, for every client without the right; each answer checked."""
@@ -508,6 +525,8 @@ class WholeTable:
                 status, text = phone.get(path)
                 self.received.append((who, path, status, text))
                 check_received(who, path, status, text, names, squares, positions, when, own)
+            if who == "host as mummy":
+                continue  # the host gives the board away by right (the test does, below)
             for path, body in BOARD_GRABS:
                 before = self.appliance.hub.active
                 status, text = phone.post(path, body)
@@ -629,13 +648,17 @@ def whole_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WholeTable
         min_size=1,
         max_size=3,
     ),
+    host_is_mummy=st.booleans(),
+    touches=st.lists(TOUCH, max_size=6),
 )
 def test_no_client_without_the_right_learns_a_seeker_in_any_game(
-    whole_table, seed, seekers, switches
+    whole_table, seed, seekers, switches, host_is_mummy, touches
 ):
+    """See the section's comment; while another game holds the board, hands on the
+    board (``TOUCH``) lift, put back and slide the maze's figures and other magnets."""
     table = whole_table
     table.appliance.hub.activate("mummy")  # as the last example left it, or not
-    table.new_game(COLOURS[:seekers])
+    table.new_game(COLOURS[:seekers], host_is_mummy)
     service = table.service
     seeker_bot = RandomSeekerBot(seed)
     mummy_bot = MummyBot(service.game.setup)
@@ -654,6 +677,11 @@ def test_no_client_without_the_right_learns_a_seeker_in_any_game(
             else:
                 table.host.post("/lootnrun/api/new", json={"players": LOOTNRUN_PLAYERS})
             table.record_everything(f"step {step}, {at[step]} has the board")
+            if touches:
+                table.lifted = []
+                for kind, a, b in touches:
+                    table.touch(kind, a, b)
+                table.record_everything(f"step {step}, hands on the board of {at[step]}")
             look = table.watcher.get("/crypt/api/state")
             assert look.status_code == 200 and look.json["board"]["active_game"] == at[step]
             table.give_board("mummy")
@@ -683,13 +711,6 @@ def test_no_client_without_the_right_learns_a_seeker_in_any_game(
 # crypt or Loot N Run, hands on the board there, the doors of every client without the
 # right, the board given back) costs tens of milliseconds, and a thousand run in CI.
 
-#: What a hand on the board does: lift a magnet, put one down (often where one was just
-#: lifted: a figure put back), or slide one from a cell to another.
-TOUCH = st.tuples(
-    st.sampled_from(["lift", "put", "back", "move"]),
-    st.integers(0, 10**6),
-    st.integers(0, 10**6),
-)
 #: The doors a client without the right tries after the other game's touches.
 QUICK_DOORS = (
     "/crypt/api/state",
@@ -699,6 +720,10 @@ QUICK_DOORS = (
     "/api/mummy/state",
     "/api/table/state",
 )
+
+
+#: The host's own doors, tried by the host's device while it holds the mummy's seat.
+HOST_DOORS = ("/", "/host", "/api/host/status", "/sim", "/sim/api/board", "/sim/api/stream")
 
 
 class QuickTable:
@@ -951,7 +976,7 @@ def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is
         mummy, *others = table.observers
         for who in (mummy, others[seed % len(others)]):
             phone = table.observers[who]
-            for path in QUICK_DOORS:
+            for path in QUICK_DOORS + (HOST_DOORS if who == "host as mummy" else ()):
                 status, text = phone.get(path)
                 check_received(who, path, status, text, names, squares, positions, game, set())
                 if path.startswith("/crypt") and status == 200:
@@ -960,3 +985,12 @@ def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is
     table.give_board("mummy")
     table.sync()
     check_the_mummy_payload(table, seed)
+    if host_is_mummy:  # back at the maze, the owner's device: no door of the host's names one
+        names, squares, positions = seekers_now(service, crypt_board)
+        phone = table.observers["host as mummy"]
+        for path in HOST_DOORS + QUICK_DOORS:
+            status, text = phone.get(path)
+            when = "the maze has the board again"
+            check_received(
+                "host as mummy", path, status, text, names, squares, positions, when, set()
+            )
