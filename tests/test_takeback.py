@@ -273,12 +273,15 @@ def test_a_new_game_a_board_switch_and_new_codes_name_what_the_host_confirmed(ta
         late.json["error"] == "The board went to Loot N Run in the meantime: nothing was changed."
     )
     assert table.appliance.hub.active == "lootnrun"
-    # "New codes" names the codes the page showed: renewed meanwhile, nothing changes.
+    # "New codes" names the codes the page showed: renewed meanwhile (from another page
+    # of the same device), nothing changes. Another host device is shut out by them.
     key = table.host.get("/api/host/status").json["table"]["codes_key"]
     assert other.post("/api/host/codes", json={"renews": key}).status_code == 200
     codes = dict(table.app.extensions["companion.seats"].table.codes)
-    again = table.host.post("/api/host/codes", json={"renews": key})
+    again = other.post("/api/host/codes", json={"renews": key})
     assert again.status_code == 409 and again.json["error"] == (
         "The codes were renewed in the meantime: the phones need the new ones."
     )
+    shut_out = table.host.post("/api/host/codes", json={"renews": key})
+    assert shut_out.status_code == 403 and "PIN" in shut_out.json["error"]
     assert table.app.extensions["companion.seats"].table.codes == codes
