@@ -99,3 +99,19 @@ def test_the_led_pieces_fit_the_pitch_everywhere() -> None:
         assert "pieces: 60/m strip or 10 mm rounds" in read(name)
     assembly = read("maze-assembly.svg")
     assert "cut from a 60/m strip" in assembly and 'width="16.67" height="10"' in assembly
+
+
+def test_the_pico_data_line_has_its_pull_down_and_the_jumper_its_crossing_everywhere() -> None:
+    """Item 6 of issue 29: the play jumper left the LED data pin for a spare crossing, and
+    the data line got a pull-down; the BOM, wiring sheet, diagram and firmware guide agree."""
+    own = bom("Design 2")
+    assert "| 1 | 10 kohm resistor | pull-down from GP28 (the LED data line) to GND" in own
+    assert "spare crossing row 11 (GP11) x column 12 (GP27)" in own
+    wiring = read("wiring-reference-2.md")
+    assert "HIDE_DRIVE_PIN" not in wiring and "| play jumper |" in wiring
+    diagram = read("wiring-diagram-reference-2.svg")
+    assert "GP28: 10 kohm pull-down to GND" in diagram
+    assert "Play jumper: crossing 155 (GP11 x GP27)," in diagram
+    guide = (ROOT / "firmware" / "README.md").read_text()
+    assert "GP28 -> 10 kohm -> GND" in guide and "`PLAY_JUMPER = 155`" in guide
+    assert "supervisor.reload()" in guide

@@ -260,13 +260,18 @@ def test_reference_two_matrix_is_the_firmwares(ref2: BoardConfig) -> None:
         *(f"sarcophagus slot {i}" for i in range(1, 5)),
     ]
     named = [entry for row in matrix.rows for entry in row[1:]]
-    assert named.count("-") == 156 - 152
-    assert sorted(n for n in named if n != "-") == sorted(
+    # 4 spare crossings: the last one (row 11 x column 12) holds the play jumper.
+    assert named.count("-") == 156 - 152 - 1 and matrix.rows[11][13] == "play jumper"
+    assert sorted(n for n in named if n not in ("-", "play jumper")) == sorted(
         ref2.position_name(p) for p in range(ref2.positions)
     )
     pico = section(sections, "Raspberry Pi Pico").tables[0]
     by_gp = {row[1]: row for row in pico.rows}
     assert by_gp["GP28"][0] == "34" and by_gp["GP0"][0] == "1" and by_gp["GP27"][0] == "32"
+    # The LED data line: its pull-down, and no jumper on it any more.
+    assert "10 kohm pull-down to GND" in by_gp["GP28"][2] and "jumper" not in by_gp["GP28"][2]
+    notes = " ".join(section(sections, "Raspberry Pi Pico").paragraphs)
+    assert "play jumper (optional) sits at the spare crossing 155 (row GP11, column GP27" in notes
     for gp, row in by_gp.items():
         if gp.startswith("GP"):
             assert row[0] == str(PICO_PINS[int(gp[2:])])
@@ -288,6 +293,7 @@ def test_pico_defaults_are_the_firmware_settings() -> None:
     assert tuple(values["COLUMN_PINS"]) == FIRMWARE_MATRIX.column_pins
     assert values["PIXEL_PIN"] == FIRMWARE_MATRIX.pixel_pin
     assert values["COLUMNS_TO_ANODES"] == FIRMWARE_MATRIX.columns_to_anodes
+    assert values["PLAY_JUMPER"] == FIRMWARE_MATRIX.play_jumper
     assert values["SCANNER"] == "matrix"
 
 

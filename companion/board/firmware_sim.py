@@ -24,7 +24,7 @@ import tty
 from collections import deque
 from collections.abc import Callable, Sequence
 from types import ModuleType, SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from adafruit_pixelbuf import PixelBuf
 
@@ -47,11 +47,13 @@ def ticks_ms() -> int:
 
 
 class Pin:
-    """A microcontroller pin; ``device`` is what the simulation wired to it."""
+    """A microcontroller pin; ``device`` is what the simulation wired to it, ``driven`` the
+    level a ``DigitalInOut`` output puts on it (None: nothing drives it)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.device: Any = None
+        self.driven: bool | None = None
 
     def __repr__(self) -> str:
         return f"board.{self.name}"
@@ -77,13 +79,37 @@ class Pull:
 
 
 class DigitalInOut:
-    """``digitalio.DigitalInOut``: a pin whose level the simulation can read back."""
+    """``digitalio.DigitalInOut``: a pin whose level the simulation can read back.
+
+    An output drives its pin (``Pin.driven``); an input reads its pull, or, on a matrix
+    column, the level a closed crossing's diode passes from a driven row (``Switches``).
+    ``opened`` lists every pin a ``DigitalInOut`` was made on (tests: what boot.py touched).
+    """
+
+    opened: ClassVar[list[str]] = []
 
     def __init__(self, pin: Pin) -> None:
         self.pin = pin
         self.direction = Direction.INPUT
         self.pull: str | None = None
-        self.value = False
+        self._value = False
+        DigitalInOut.opened.append(pin.name)
+
+    @property
+    def value(self) -> bool:
+        if self.direction == Direction.OUTPUT:
+            return self._value
+        pulled = self.pull == Pull.UP
+        device = self.pin.device
+        if isinstance(device, Switches):
+            return device.column_level(self.pin, pulled)
+        return pulled
+
+    @value.setter
+    def value(self, value: bool) -> None:
+        self._value = bool(value)
+        if self.direction == Direction.OUTPUT:
+            self.pin.driven = self._value
 
     def switch_to_output(self, value: bool = False, drive_mode: Any = None) -> None:
         self.direction = Direction.OUTPUT
@@ -92,9 +118,10 @@ class DigitalInOut:
     def switch_to_input(self, pull: str | None = None) -> None:
         self.direction = Direction.INPUT
         self.pull = pull
+        self.pin.driven = None
 
     def deinit(self) -> None:
-        pass
+        self.pin.driven = None
 
     def __enter__(self) -> DigitalInOut:
         return self
@@ -193,6 +220,25 @@ class Switches:
         self._closed: set[int] = set()
         self._scanners: list[_Scanner] = []
         self.lock = threading.Lock()
+        #: A diode matrix's wires (rows, columns, anodes on the columns), or None.
+        self.matrix: tuple[tuple[Pin, ...], tuple[Pin, ...], bool] | None = None
+
+    def column_level(self, pin: Pin, pulled_high: bool) -> bool:
+        """What a matrix column reads with its pull: a closed crossing's diode passes a
+        row driven the other way (anodes on the columns: a row driven low pulls the
+        column low; anodes on the rows: a row driven high pulls it high)."""
+        if self.matrix is None or pin not in self.matrix[1]:
+            return pulled_high
+        rows, columns, anodes = self.matrix
+        column = columns.index(pin)
+        for r, row in enumerate(rows):
+            if row.driven is None or r * len(columns) + column not in self._closed:
+                continue
+            if anodes and not row.driven and pulled_high:
+                return False
+            if not anodes and row.driven and not pulled_high:
+                return True
+        return pulled_high
 
     @property
     def pressed(self) -> frozenset[int]:
@@ -690,14 +736,7 @@ class SimulatedPico(Closing):
 
     def _wire(self) -> None:
         """Connect the sensors and the strip to the pins settings name."""
-        settings = self.settings
-        if settings.SCANNER == "matrix":
-            names = (*settings.ROW_PINS, *settings.COLUMN_PINS)
-        else:
-            names = (settings.CLOCK_PIN, settings.DATA_PIN, settings.LATCH_PIN)
-        for name in names:
-            getattr(self.board, name).device = self.switches
-        getattr(self.board, settings.PIXEL_PIN).device = self.strip
+        wire_board(self.settings, self.board, self.switches, self.strip)
 
     def _boot(self) -> Firmware:
         """What code.py does at every start."""
@@ -787,6 +826,22 @@ class SimulatedPico(Closing):
                 os.read(self._wake_r, 4096)
             except (BlockingIOError, OSError, ValueError):
                 pass
+
+
+def wire_board(settings: Any, board: ModuleType, switches: Switches, strip: Strip) -> None:
+    """Connect ``switches`` and ``strip`` to the pins ``settings`` (a settings.py) names."""
+    if settings.SCANNER == "matrix":
+        names = (*settings.ROW_PINS, *settings.COLUMN_PINS)
+        switches.matrix = (
+            tuple(getattr(board, name) for name in settings.ROW_PINS),
+            tuple(getattr(board, name) for name in settings.COLUMN_PINS),
+            getattr(settings, "COLUMNS_TO_ANODES", True),
+        )
+    else:
+        names = (settings.CLOCK_PIN, settings.DATA_PIN, settings.LATCH_PIN)
+    for name in names:
+        getattr(board, name).device = switches
+    getattr(board, settings.PIXEL_PIN).device = strip
 
 
 def _settings(

@@ -55,9 +55,13 @@ PIXEL_ORDER = "GRB"  # the strip's byte order; the wire protocol always carries 
 # Brightness and the LED supply's current limit are the host's alone ([leds] in the
 # companion's config): the strip shows exactly the values the host sends.
 
-#: boot.py hides the CIRCUITPY drive while this pin is pulled low at power-up: a jumper
-#: with a 10 kOhm resistor from GP28 (the strip's data line) to GND.  None: no jumper.
-HIDE_DRIVE_PIN = "GP28"
+#: The play jumper: a spare matrix crossing (sensor index) whose switch is a 2-pin jumper
+#: with its own 1N4148, like every crossing.  boot.py reads it at power-up and hides the
+#: CIRCUITPY drive while it is closed.  155 = row 11 (GP11) x column 12 (GP27), a crossing
+#: the example config leaves spare; the companion ignores it during play.  The strip's
+#: data line (PIXEL_PIN) is never touched before the NeoPixel driver starts: a 10 kOhm
+#: pull-down from GP28 to GND holds it low until then.  None: no jumper.
+PLAY_JUMPER = 155
 
 #: The Pico's own LED: steady while a host talks to the board, blinking while it waits.
 STATUS_LED_PIN = "LED"

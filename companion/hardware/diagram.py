@@ -48,6 +48,7 @@ from .wiring import (
     PI_FUNCTIONS,
     PI_HEADER,
     PICO_PINS,
+    PULL_DOWN,
     PicoMatrix,
     led_feed,
     power_budget,
@@ -601,6 +602,10 @@ def _serial_diagram(config: BoardConfig, pico: PicoMatrix) -> Drawing:
         bx + bw, y, "right", f"{pico.pixel_pin} (pin {PICO_PINS[int(pico.pixel_pin[2:])]})", 5.0
     )
     s.net(end, "LED DATA")
+    # The pull-down that holds the strip's data line low until the NeoPixel driver starts.
+    s.dot(end.x, end.y)
+    s.resistor(end.x, end.y, end.x, end.y + 10, PULL_DOWN)
+    s.ground(end.x, end.y + 10)
     y += 5.0
     s.pin(bx, by + 16.0, "left", "USB", 0.0)
     vs = s.pin(bx, by + 26.0, "left", "VSYS (39)", 6.0)
@@ -620,8 +625,18 @@ def _serial_diagram(config: BoardConfig, pico: PicoMatrix) -> Drawing:
             "pull-up to 3V3 (4.7-10 kohm): the",
             "internal ones recover too slowly",
             "and a switch ghosts on the next row.",
-            f"{pico.pixel_pin}: play jumper, 10 kohm to GND",
-            "(boot.py hides CIRCUITPY).",
+            f"{pico.pixel_pin}: {PULL_DOWN} pull-down to GND, so the",
+            "strip sees a low line until the driver starts.",
+            *(
+                [
+                    f"Play jumper: crossing {pico.play_jumper} ("
+                    + " x ".join(pico.crossing(pico.play_jumper))
+                    + "),",
+                    "a jumper + 1N4148 (boot.py hides CIRCUITPY).",
+                ]
+                if pico.play_jumper is not None
+                else []
+            ),
         ],
         2.2,
     )
@@ -652,10 +667,12 @@ def _serial_diagram(config: BoardConfig, pico: PicoMatrix) -> Drawing:
         for c in range(cols):
             index = r * cols + c
             colour = "#0b4f8a" if index in used else "#bbbbbb"
+            if index == pico.play_jumper:
+                colour = "#c05a00"
             s.add(Circle(gx0 + c * step_x, gy0 + r * step_y, 0.9, Style(stroke=None, fill=colour)))
     s.add(Text(gx0 - 3.2, gy0 - 3.2, "ROW", 1.8, "end", bold=True))
     s.add(Text(gx0 + (cols - 1) * step_x + 3.0, gy0 - 3.2, "COL", 1.8, bold=True))
-    s.note(mx + 4, my + 88.0, ["blue: a cell or pad; grey: spare"], 2.2)
+    s.note(mx + 4, my + 88.0, ["blue: a cell or pad; grey: spare; orange: play jumper"], 2.2)
     # One crossing in detail.
     dx, dy = 336.0, 40.0
     s.block(dx, dy, 74.0, 62.0, "Every crossing", "one switch, one 1N4148")

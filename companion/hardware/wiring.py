@@ -86,6 +86,13 @@ class PicoMatrix:
     pixel_pin: str = "GP28"
     #: Each diode's anode on the column wire, its stripe (cathode) towards the row.
     columns_to_anodes: bool = True
+    #: The play jumper's crossing (settings.PLAY_JUMPER): row 11 x column 12, spare.
+    play_jumper: int | None = 155
+
+    def crossing(self, index: int) -> tuple[str, str]:
+        """The row and column pins of sensor index ``index``."""
+        row, column = divmod(index, len(self.column_pins))
+        return self.row_pins[row], self.column_pins[column]
 
     @property
     def count(self) -> int:
@@ -100,6 +107,8 @@ FIRMWARE_MATRIX = PicoMatrix()
 COLUMN_PULLUP = "10 kohm"
 #: In series with the 74HC165 clock at the Pi (33-100 ohm).
 CLOCK_RESISTOR = "47 ohm"
+#: From the Pico's LED data pin to GND.
+PULL_DOWN = "10 kohm"
 #: What one pixel is: pieces that fit the 25 mm pitch.
 LED_PIECES = (
     "one WS2812B cut from a 60/m strip (10 x 16.7 mm, laid along the row) or on a 10 mm round board"
@@ -503,8 +512,11 @@ def _matrix_section(
     column_pins: Sequence[str],
     columns_to_anodes: bool,
     where: str,
+    jumper: int | None = None,
 ) -> Section:
     by_index = {w.index: w.name for w in wires}
+    if jumper is not None:
+        by_index.setdefault(jumper, "play jumper")
     headers = ("row", *(f"column {c}: {pin}" for c, pin in enumerate(column_pins)))
     rows = []
     for r, row_pin in enumerate(row_pins):
@@ -707,6 +719,7 @@ def wiring_page(config: BoardConfig, pico: PicoMatrix = FIRMWARE_MATRIX) -> list
                     [pico_pin(p) for p in pico.column_pins],
                     pico.columns_to_anodes,
                     "the Pico (companion/firmware/settings.py)",
+                    pico.play_jumper,
                 )
             )
     else:
@@ -754,10 +767,10 @@ def _pico_section(config: BoardConfig, pico: PicoMatrix) -> Section:
         (
             str(PICO_PINS[int(pico.pixel_pin[2:])]),
             pico.pixel_pin,
-            "74AHCT125 1A (pin 2); 1Y (pin 3) -> 330 ohm -> DIN of pixel 0; the play "
-            "jumper: 10 kohm to GND through a 2-pin jumper (closed at power-up, boot.py "
-            "hides the CIRCUITPY drive)",
-            "PIXEL_PIN, HIDE_DRIVE_PIN",
+            f"74AHCT125 1A (pin 2); 1Y (pin 3) -> 330 ohm -> DIN of pixel 0; a {PULL_DOWN} "
+            "pull-down to GND holds the data line low until the NeoPixel driver starts "
+            "(no garbage on the strip at a reset)",
+            "PIXEL_PIN",
         )
     )
     rows.sort(key=lambda r: int(r[0]))
@@ -766,12 +779,23 @@ def _pico_section(config: BoardConfig, pico: PicoMatrix) -> Section:
         ("36", "3V3(OUT)", f"the {len(pico.column_pins)} column pull-ups ({COLUMN_PULLUP})", "")
     )
     rows.append(("3, 8, 13, 18, 23, 28, 33, 38", "GND", "common ground with the LED supply", ""))
+    notes = [
+        f"The firmware in companion/firmware/ reads {config.sensors.count} sensors and drives "
+        f"{config.leds.count} pixels; these are the pins of its settings.py."
+    ]
+    if pico.play_jumper is not None:
+        row_pin, column_pin = pico.crossing(pico.play_jumper)
+        notes.append(
+            f"The play jumper (optional) sits at the spare crossing {pico.play_jumper} "
+            f"(row {row_pin}, column {column_pin}, `PLAY_JUMPER` in settings.py): a 2-pin "
+            "jumper in place of a switch, with its own 1N4148 as at every crossing. Closed at "
+            "power-up, boot.py hides the CIRCUITPY drive from the Pi; open it and reset to "
+            "update the firmware. No position uses that crossing, so the companion ignores it "
+            "during play."
+        )
     return Section(
         "Raspberry Pi Pico",
-        (
-            f"The firmware in companion/firmware/ reads {config.sensors.count} sensors and drives "
-            f"{config.leds.count} pixels; these are the pins of its settings.py.",
-        ),
+        tuple(notes),
         (Table(("Pico pin", "GP", "connect to", "settings.py"), tuple(rows)),),
     )
 
