@@ -134,7 +134,7 @@ def test_the_lgpio_bus_refuses_what_the_chain_must_never_set(lgpio_factory: Any)
 
 def test_a_bus_that_does_not_open_is_an_error_not_bit_banging(lgpio_factory: Any) -> None:
     KERNEL.refuse_spi = True
-    with pytest.raises(SPIUnavailable, match="enable SPI"):
+    with pytest.raises(SPIUnavailable, match="enable SPI1: dtoverlay=spi1-1cs,cs0_pin=18"):
         ShiftRegisterChain(CLOCK, MISO, CE0, LOAD, 1, pin_factory=lgpio_factory)
 
 

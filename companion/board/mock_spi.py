@@ -148,8 +148,8 @@ class BoardWire:
     """The devices of a mock board on SPI: the simulated device on each chip select.
 
     The device is found through the select pin (gpiozero's ``MockSPISelectPin.spi_device``),
-    as the chips are wired: a ``Mock74HC165Chain`` made on CE1's pin answers transfers
-    on ``/dev/spidev0.1``.
+    as the chips are wired: a ``Mock74HC165Chain`` made on SPI1 CE0's pin (GPIO18)
+    answers transfers on ``/dev/spidev1.0``.
     """
 
     def __init__(self, factory: Any) -> None:

@@ -109,11 +109,16 @@ def _open_spi(factory: Any, **pins: PinName | None) -> Any:
     except SPISoftwareFallback as fallback:
         detail = str(fallback)
         todo = "install spidev" if "spidev" in detail else "enable SPI"
+        if pins.get("clock_pin") in SPI1_PINS:
+            enable = (
+                "enable SPI1: dtoverlay=spi1-1cs,cs0_pin=18 in /boot/firmware/config.txt and "
+                "reboot, ls /dev/spidev1.0 must list it"
+            )
+        else:
+            enable = "enable SPI: sudo raspi-config nonint do_spi 0 and reboot"
         raise SPIUnavailable(
             f"the sensor chain's hardware SPI bus did not open ({detail}): {todo} "
-            "(enable SPI1: dtoverlay=spi1-1cs in /boot/firmware/config.txt and reboot, "
-            "ls /dev/spidev1.0 must list it; install spidev and lgpio: sudo ./install.sh "
-            "does both)"
+            f"({enable}; install spidev and lgpio: sudo ./install.sh does both)"
         ) from None
     finally:
         if set_default and Device.pin_factory is factory:
