@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -243,4 +244,71 @@ def test_a_maze_games_journal_note_on_the_host_page_quotes_no_command(table):
     assert "C4" not in json.dumps(notes) and "Export it on a phone" in notes[0]["message"]
     assert "no such player" in notes[1]["message"]
     page = table.host.get("/host").get_data(as_text=True)
-    assert "C4" not in page and f"Maze game {table.service.game.id} could not" in page
+    assert "C4" not in CELL_NAME.findall(page)  # (a seat's code may hold "C4": not a cell)
+    assert f"Maze game {table.service.game.id} could not" in page
+
+
+def test_an_open_sim_stream_ends_when_its_device_takes_the_mummys_seat(table):
+    """The host follows /sim in one tab and joins the mummy's seat in another: the
+    simulator's stream ends at once (its reconnection is then refused), with no figure
+    sent after the join.  (Read in this thread, as a server does.)"""
+    table.new_game(["red", "blue"])
+    stream = table.host.get("/sim/api/stream", buffered=False)
+    assert stream.status_code == 200
+    chunks = iter(stream.response)
+    first_event(chunks)
+    join(table.host, table.codes["mummy"])
+    board = table.appliance.mock_board
+    board.lift(sorted(board.occupied)[0])  # a figure moves: the stream would send it
+    after = the_rest(chunks)
+    stream.close()
+    assert not any("data:" in c for c in after), after
+    again = table.host.get("/sim/api/stream")
+    assert again.status_code == 403 and "holds the mummy" in again.get_data(as_text=True)
+
+
+def test_a_seekers_open_stream_ends_when_its_phone_takes_the_mummys_seat(table):
+    """Same colours, new game: Red's phone becomes the mummy's.  Its seeker page still
+    open in another tab (an old copy of the cookie) stops at once, and opens nothing."""
+    table.new_game(["red", "blue"])
+    phone = table.device("seeker0")
+    old_cookie = phone.get_cookie("session")
+    assert old_cookie is not None
+    stream = phone.get("/api/seeker/stream", buffered=False)
+    chunks = iter(stream.response)
+    assert '"positions"' in first_event(chunks)
+    join(phone, table.codes["mummy"])
+    assert phone.get("/").location == "/mummy"
+    table.appliance.mock_board.lift(sorted(table.appliance.mock_board.occupied)[0])
+    after = the_rest(chunks)
+    stream.close()
+    assert all('"positions"' not in c for c in after), after
+    assert any('"stale": true' in c for c in after), after
+    tab = table.app.test_client()  # the other tab: the cookie as it was
+    tab.set_cookie("session", old_cookie.value)
+    assert tab.get("/api/seeker/state").status_code == 403
+    # The seat is free: a new phone joins it without taking it over from anyone.
+    assert (
+        b"open on another phone"
+        not in table.app.test_client().get(f"/join/{table.codes['seeker0']}").data
+    )
+
+
+def first_event(chunks: Iterator[Any]) -> str:
+    """A stream's text up to its first data event."""
+    text = ""
+    while "data:" not in text:
+        chunk = next(chunks)
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+    return text
+
+
+def the_rest(chunks: Iterator[Any], within: float = 10.0) -> list[str]:
+    """What a stream sends until it ends, which it must do ``within`` seconds."""
+    started = time.monotonic()
+    after = []
+    for chunk in chunks:  # ends when the stream does
+        after.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        assert time.monotonic() - started < within, f"the stream went on: {after[-3:]}"
+    assert time.monotonic() - started < within
+    return after

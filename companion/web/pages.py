@@ -167,6 +167,10 @@ def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
         return render_template(
             "join.html", code=normalise_code(code), name=seat_name(seat, names), taken=True
         )
+    if store.seat_of(session.get("seat")) not in (None, seat):
+        # The seat this device held is given up on the server, so its pages and streams
+        # still open in other tabs end: a seeker's must not go on to the mummy's phone.
+        store.leave(session.get("seat"))
     remember(seat=store.join(seat))
     return render_template("joined.html", url=_seat_url(seat), name=seat_name(seat, names))
 

@@ -117,7 +117,22 @@ def stream() -> ResponseReturnValue:
         }
 
     app = appliance()
-    return event_stream(svc, make, since, keeper("sim"))
+    may_look = keeper("sim")
+    store = seats()
+    mummy_device = _mummy_device(store)
+
+    def still_open() -> bool:
+        # The mummy's seat opened on a device since (maybe this one, in another tab): the
+        # stream ends, and the page's reconnection asks with the device's cookie as it is.
+        return may_look() and _mummy_device(store) == mummy_device
+
+    return event_stream(svc, make, since, still_open)
+
+
+def _mummy_device(store: Any) -> object:
+    """Which device holds the mummy's seat now (None: none)."""
+    table = None if store is None else store.table
+    return None if table is None else table.devices.get("mummy")
 
 
 @bp.post("/api/toggle")

@@ -54,4 +54,7 @@ fetch("/sim/api/board").then(r => r.json()).then(data => {
   update(data);
   const source = new EventSource("/sim/api/stream");  // reconnects by itself
   source.onmessage = ev => update(JSON.parse(ev.data));
+  // Refused on reconnecting (the host's cookie gone, or this device took the mummy's
+  // seat): the page reloads to say why.
+  source.onerror = () => { if (source.readyState === EventSource.CLOSED) location.reload(); };
 });
