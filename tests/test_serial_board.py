@@ -84,3 +84,21 @@ def test_a_firmware_reset_mid_game_resynchronises_from_the_snapshot(app):
     wait_until(lambda: service.game.current.phase is Phase.SEEKER_CARD)
     stats = app.serial_board.link.stats()
     assert stats["opens"] >= 1
+
+
+def test_a_closed_play_jumper_is_no_figure(app):
+    """The play jumper sits at a spare crossing (settings.PLAY_JUMPER): the Pico reports it
+    like any crossing, and the companion, which maps no position there, ignores it."""
+    from companion.firmware.settings import PLAY_JUMPER
+
+    assert PLAY_JUMPER not in app.config.sensors.indices
+    service = app.service
+    app.mock_board.pico.press(PLAY_JUMPER)  # closed for play, reported before the move
+    service.submit("seeker0", Roll(FACES))
+    service.submit("seeker0", Announce(Face.ONE))
+    entrance = service.maze.start[0].cell
+    app.mock_board.lift(service.board.camp[0])
+    app.mock_board.place(entrance)
+    wait_until(lambda: service.game.current.phase is Phase.SEEKER_CARD)
+    assert service.game.current.positions[0] == entrance
+    assert service.published.judgement.matches
