@@ -124,6 +124,7 @@ def test_every_stream_follows_each_switch(live, order):
         path: Follower(site.open_stream(seat, path))
         for seat, path in (
             ("host", "/sim/api/stream"),
+            ("watch", "/api/watch/stream"),
             ("table", "/api/table/stream"),
             ("mummy", "/api/mummy/stream"),
             ("table", "/lootnrun/api/stream"),
@@ -147,6 +148,11 @@ def test_every_stream_follows_each_switch(live, order):
                 watch = read["/lootnrun/api/stream?watch"].get("board", {})
                 if watch.get("active") != (game == "lootnrun"):
                     wrong.append(f"the watching seat's Loot N Run says {watch}")
+                spectator = read["/api/watch/stream"]
+                if spectator.get("active_game") != game:
+                    wrong.append(f"the watching seat says {spectator.get('active_game')}")
+                if ("paused" in json.dumps(spectator)) != (game != "mummy"):
+                    wrong.append("the watching seat's maze paused wrong")
                 sim = read["/sim/api/stream"].get("game", {}).get("active_game")
                 if sim != game:
                     wrong.append(f"the simulator says {sim}")
