@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.mummy.commands import Announce, EndTurn, Roll
+from companion.games.mummy.commands import Announce, EndTurn, MummyStep, Roll
 from companion.games.mummy.dice import Face
-from companion.games.mummy.moves import legal_destinations
+from companion.games.mummy.moves import legal_destinations, mummy_steps
 from companion.games.mummy.state import Phase
 from companion.i18n.catalog import localize
 from companion.service.appliance import Appliance
@@ -285,3 +285,22 @@ def test_a_new_game_a_board_switch_and_new_codes_name_what_the_host_confirmed(ta
     shut_out = table.host.post("/api/host/codes", json={"renews": key})
     assert shut_out.status_code == 403 and "PIN" in shut_out.json["error"]
     assert table.app.extensions["companion.seats"].table.codes == codes
+
+
+def test_the_hosts_undo_stands_while_only_the_computer_plays_on(app):
+    """The host confirms "Red: ..., and what the mummy did after it" while the computer
+    mummy is still stepping: its further steps take back with Red's action, so the undo
+    goes through; a person's action in between is refused (tests above)."""
+    service = app.service
+    service.computer_seats = frozenset({"mummy"})
+    service.submit("seeker0", Roll(faces=(Face.MUMMY,) * 5))  # Red's turn is lost
+    state = service.game.current
+    assert state.is_mummy_turn  # the five-step intermediate move, the computer's
+    service.submit("mummy", MummyStep(mummy_steps(state)[0]))
+    seen = service.published
+    assert seen.host_undo is not None
+    assert str(seen.host_undo.label()).endswith(", and what the mummy did after it")
+    service.submit("mummy", MummyStep(mummy_steps(service.game.current)[0]))  # meanwhile
+    assert service.published.action_key != seen.action_key
+    assert service.undo(seen.action_key)
+    assert service.game.commands == []

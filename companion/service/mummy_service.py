@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: How many commands' events the published log keeps (for the pages' announcements).
 LOG_COMMANDS = 40
+#: How many recent action keys the service remembers (``Service._keys``).
+KEYS_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,9 @@ class Service(BoardGameLoop[Published]):
         self._epoch = os.urandom(4).hex()
         self._acted = 0
         self._keyed: tuple[int, int, int] | None = None
+        #: The recent keys: the game object and its number of commands when each was
+        #: made (the host's undo of a person's action stands while the computer plays on).
+        self._keys: OrderedDict[str, tuple[RunningGame, int]] = OrderedDict()
         self.game = self._resume_or_new()
         self._log = _replayed_log(self.game)
         self._init_loop(self._snapshot(0))
@@ -427,12 +432,26 @@ class Service(BoardGameLoop[Published]):
         if now != self._keyed:
             self._keyed = now
             self._acted += 1
+            self._keys[f"{self._epoch}-{self._acted}"] = (game, len(game.commands))
+            while len(self._keys) > KEYS_KEPT:
+                self._keys.popitem(last=False)
         return f"{self._epoch}-{self._acted}"
+
+    def _only_the_computer_since(self, confirmed: str) -> bool:
+        """Since the key ``confirmed`` only the computer's seats have played (in this very
+        game object: no undo between), so the host's undo still takes back the person's
+        action that the host saw ("..., and what the mummy did after it")."""
+        seen = self._keys.get(confirmed)
+        if seen is None or seen[0] is not self.game:
+            return False
+        return all(a.seat in self.computer_seats for a in self.game.actions[seen[1] :])
 
     def _check_confirmed(self, confirmed: str | None, action: Action | None, role: str) -> None:
         """ActionMoved, naming the last action now as ``role`` may read it, when the
         page confirmed another one (``confirmed`` None: an in-process caller)."""
         if confirmed is None or confirmed == self._action_key():
+            return
+        if role == "host" and action is not None and self._only_the_computer_since(confirmed):
             return
         if action is None:
             raise ActionMoved("The game changed in the meantime: there is nothing to undo now.")
