@@ -134,7 +134,7 @@ def test_healthz_says_degraded_while_the_journal_cannot_be_written(tmp_path):
         other = sqlite3.connect(tmp_path / "journal.sqlite3", isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         res = host_undo(table.host)
-        assert res.status_code == 400 and "locked by another program" in res.json["error"]
+        assert res.status_code == 503 and "locked by another program" in res.json["error"]
         health = table.host.get("/healthz").json
         assert health["status"] == "degraded" and "locked" in health["journal"]["problem"]
         other.execute("ROLLBACK")

@@ -448,16 +448,18 @@ class CryptService(BoardGameLoop[CryptPublished]):
         game = self.game
         if not game.undoable:
             return False
-        removed = self.journal.undo(game.id)
-        if removed is None:  # pragma: no cover - the journal holds every accepted command
-            return False
+        # How many commands go back (the computer's replies with the move before them),
+        # worked out first: they leave the journal in one transaction, or none does.
         stored = self.journal.load(game.id)
         commands = stored.commands
-        replayed = CryptGame.replayed(stored.id, stored.setup, commands)
-        while replayed.computer_to_move and commands:
-            self.journal.undo(game.id)
-            commands = commands[:-1]
-            replayed = CryptGame.replayed(stored.id, stored.setup, commands)
+        count = 1
+        replayed = CryptGame.replayed(stored.id, stored.setup, commands[:-count])
+        while replayed.computer_to_move and count < len(commands):
+            count += 1
+            replayed = CryptGame.replayed(stored.id, stored.setup, commands[:-count])
+        removed = self.journal.undo(game.id, count)
+        if removed is None:  # pragma: no cover - the journal holds every accepted command
+            return False
         self.game = replayed
         self._reset_board_memory()
         self._after_undo = True

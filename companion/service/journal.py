@@ -18,7 +18,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from companion.closing import Closing
-from companion.errors import StartupError
+from companion.errors import StartupError, StorageError
 from companion.games.records import RecordError, parse_json
 from companion.i18n import Msg, msg
 from companion.inputs import not_a_file
@@ -73,10 +73,10 @@ class JournalError(StartupError):
     """A journal file the companion cannot use at start-up; the message says what to do."""
 
 
-class JournalWriteError(RetryLater):
+class JournalWriteError(RetryLater, StorageError):
     """A command that could not be committed (storage full, locked, ...): it is refused,
     the game is unchanged, and the same command is accepted once the journal can be
-    written again."""
+    written again.  The pages answer 507 when the storage is full, else 503."""
 
 
 class JournalReadError(JournalWriteError):
@@ -250,8 +250,14 @@ class Journal(Closing):
                     " not a journal of this companion",
                 )
 
-    def new_game(self, kind: str, setup: dict[str, Any]) -> int:
-        """Start a game; an unfinished game of the same kind is ended first."""
+    def new_game(
+        self, kind: str, setup: dict[str, Any], also: Callable[[int], None] | None = None
+    ) -> int:
+        """Start a game; an unfinished game of the same kind is ended first.
+
+        ``also`` is called with the new game's id before the commit, for a file that
+        must be written with it (the seats of the table that plays it): if it raises,
+        nothing is committed and the error goes to the caller."""
         now = time.time()
         with self._write():
             self.db.execute(
@@ -261,8 +267,10 @@ class Journal(Closing):
                 "INSERT INTO games (kind, setup, created) VALUES (?, ?, ?)",
                 (kind, json.dumps(setup), now),
             )
-        game_id = cursor.lastrowid
-        assert game_id is not None
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            if also is not None:
+                also(game_id)
         return game_id
 
     def append(self, game_id: int, command: dict[str, Any]) -> int:
@@ -464,7 +472,8 @@ class Journal(Closing):
             if _is_damage(exc):
                 log.error("%s", _damaged(Path(self.path), str(exc)))
         self.problem = message
-        return kind(message)
+        full = isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+        return kind(message, full=full)
 
     def start_up_error(self, exc: JournalWriteError) -> JournalError:
         """What stops start-up when the journal fails while the games are resumed (a page

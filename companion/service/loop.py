@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.board.debounce import OccupancyChange
 from companion.closing import Closing
+from companion.errors import StorageError
 from companion.i18n import MessageError
 
 log = logging.getLogger(__name__)
@@ -174,6 +175,8 @@ class GameLoop(Closing, Generic[P]):
             else:
                 request.result = self._dispatch(request)
         except self.refusals as exc:
+            request.error = exc
+        except StorageError as exc:  # a write that failed (a full disk): nothing changed
             request.error = exc
         except Exception as exc:  # one bad request must not kill the loop
             log.exception("%s request %s failed", self.loop_name, request.kind)

@@ -148,11 +148,12 @@ class Service(BoardGameLoop[Published]):
     def _new_game(self, colours: list[str], **options: Any) -> RunningGame:
         seed = int.from_bytes(os.urandom(8), "little")
         hands = options.pop("hands", None)
+        also = options.pop("also", None)
         setup = make_game_setup(self.maze, colours, seed=seed, **options)
         if hands is not None:
             setup = replace(setup, hands=tuple(self._hand(cells) for cells in hands))
         game = RunningGame(0, setup, self.maze_text)
-        game.id = self.journal.new_game(KIND, game.setup_json())
+        game.id = self.journal.new_game(KIND, game.setup_json(), also)
         log.info("new game %d: %s", game.id, ", ".join(colours))
         return game
 
@@ -164,7 +165,8 @@ class Service(BoardGameLoop[Published]):
 
     def new_game(self, colours: list[str], timeout: float = 5.0, **options: Any) -> int:
         """Start a game (options: see ``make_game_setup``; ``hands``: each seeker's
-        physical mission cards by treasure cell name, dealt by hand)."""
+        physical mission cards by treasure cell name, dealt by hand; ``also``: called
+        with the game's id inside the journal's transaction, see ``Journal.new_game``)."""
         return int(self._call("new_game", (colours, options), "host", timeout=timeout))
 
     def undo(self, confirmed: str | None = None, timeout: float = 5.0) -> bool:

@@ -25,22 +25,29 @@ opened with which seat is said in ``doors.py``.
 
 The table (with its codes) is kept in ``seats.json`` beside the journal, owner-only, so
 a restart keeps every phone joined as long as the journal resumes the table's game.
+Every change is written there before it takes effect (``Seats.put``): a write that fails
+(a full SD card) raises ``StorageError`` and leaves the seats, on disk and in memory, as
+they were, so no phone is shut out by a change the host was told failed.
 """
 
 from __future__ import annotations
 
+import copy
+import errno
 import hmac
 import json
 import logging
 import os
 import secrets
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import MessageError
+from companion.errors import StorageError
+from companion.i18n import MessageError, msg
 from companion.inputs import read_text
 
 log = logging.getLogger(__name__)
@@ -206,6 +213,10 @@ class Table:
                 found = seat
         return found
 
+    def copy(self) -> Table:
+        """A copy to change: a change is made on a copy, written, and only then in use."""
+        return copy.deepcopy(self)
+
     def renew_codes(self) -> None:
         """New codes for every seat; every device must join again."""
         self.codes = {seat: new_code() for seat in self.seats}
@@ -269,6 +280,43 @@ def check_colours(colours: list[str]) -> list[str]:
     return list(colours)
 
 
+#: ``Seats.stage``/``put``: this part stays as it is.
+KEEP: Any = object()
+
+
+@dataclass(frozen=True)
+class Staged:
+    """Seats written to a file beside ``seats.json`` (``file``), not yet in its place:
+    ``Seats.commit`` puts them there and in use, ``Seats.discard`` drops them."""
+
+    host: str | None
+    host_seen: float
+    table: Table | None
+    file: Path | None
+
+
+def save_failure(exc: OSError) -> StorageError:
+    """A failed write of the seats in player words (it changed nothing)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return StorageError(
+            msg(
+                "The Pi's storage is full: nothing was lost, but this was not saved."
+                " Free some space, then try again."
+            ),
+            full=True,
+        )
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return StorageError(
+            msg("The Pi's storage has become read-only: nothing changed. Try again later.")
+        )
+    return StorageError(
+        msg(
+            "The seats could not be saved ({error}): nothing changed. Try again.",
+            error=exc.strerror or str(exc),
+        )
+    )
+
+
 class Seats:
     """The host token, the host PIN and the current table; saved to ``path`` (if any)."""
 
@@ -299,9 +347,9 @@ class Seats:
         with self.lock:
             if self.host_token is not None:
                 return None
-            self.host_token = secrets.token_urlsafe(18)
-            self.save()
-            return self.host_token
+            token = secrets.token_urlsafe(18)
+            self.put(host=token)
+            return token
 
     def host_by_pin(self, pin: str, who: str, now: float) -> str | None:
         """The host token for the right PIN; a few wrong ones from one address lock the
@@ -313,8 +361,7 @@ class Seats:
                 self.pin_guesses.failed(who, now)
                 return None
             if self.host_token is None:
-                self.host_token = secrets.token_urlsafe(18)
-                self.save()
+                self.put(host=secrets.token_urlsafe(18))
             return self.host_token
 
     def pin_locked(self, who: str, now: float) -> bool:
@@ -330,23 +377,22 @@ class Seats:
         with self.lock:
             if 0 <= now - self.host_seen < HOST_SEEN_SAVE_S:
                 return
-            self.host_seen = now
             try:
-                self.save()
-            except OSError as exc:
+                self.put(host_seen=now)
+            except StorageError as exc:  # only a note: kept in memory, saved next time
                 log.warning("could not note the host's last visit in %s: %s", self.path, exc)
+                self.host_seen = now
 
     def new_codes(self) -> str:
         """New codes for every seat and a new host token, which only the device that
         asked gets: every phone joins again, every other host device needs the PIN."""
         with self.lock:
             assert self.table is not None
-            self.table.renew_codes()
-            self.host_token = secrets.token_urlsafe(18)
-            self.host_seen = time.time()
-            self.save()
-            self.bump()
-            return self.host_token
+            table = self.table.copy()
+            table.renew_codes()
+            token = secrets.token_urlsafe(18)
+            self.put(table=table, host=token, host_seen=time.time())
+            return token
 
     # -- seats -------------------------------------------------------------------------
 
@@ -393,12 +439,13 @@ class Seats:
             table = self.table
             assert table is not None
             device = secrets.token_urlsafe(12)
-            if seat != WATCH:
-                table.devices[seat] = device
-            if seat not in table.joined:
-                table.joined.append(seat)
-            self.save()
-            self.bump()
+            if seat != WATCH or seat not in table.joined:
+                table = table.copy()
+                if seat != WATCH:
+                    table.devices[seat] = device
+                if seat not in table.joined:
+                    table.joined.append(seat)
+                self.put(table=table)
             cookie: dict[str, Any] = {"table": table.id, "v": table.version, "seat": seat}
             if seat == WATCH:
                 cookie["w"] = table.watch_version
@@ -411,35 +458,101 @@ class Seats:
             seat = self.seat_of(cookie)
             if seat is None or self.table is None or not isinstance(cookie, dict):
                 return
-            self.table.unbind(seat, str(cookie.get("d")))
-            self.save()
-            self.bump()
+            table = self.table.copy()
+            table.unbind(seat, str(cookie.get("d")))
+            self.put(table=table)
 
     # -- persistence -------------------------------------------------------------------
 
     def forget_table_unless(self, game_id: int) -> None:
-        """After a restart: keep the table only if the journal resumed its game."""
+        """After a restart: keep the table only if the journal resumed its game (its
+        seats open nothing either way: if the file cannot be written now, the next
+        start forgets the table again)."""
         with self.lock:
             if self.table is not None and self.table.game_id != game_id:
                 log.info("the stored table belongs to another game: phones must join again")
-                self.table = None
-                self.save()
+                try:
+                    self.put(table=None)
+                except StorageError as exc:
+                    log.error("%s: %s", self.path, exc)
+                    self.table = None
 
-    def save(self) -> None:
+    # -- writing: on disk first, then in use ---------------------------------------------
+
+    def put(
+        self,
+        *,
+        table: Table | None = KEEP,
+        host: str | None = KEEP,
+        host_seen: float = KEEP,
+    ) -> None:
+        """Make ``table``, ``host`` (the token) and ``host_seen`` current: written to disk
+        first, then in use, and the streams told.  StorageError if the write fails:
+        nothing changed.  A table is changed on a copy (``Table.copy``), never in place."""
+        with self.lock:
+            self.commit(self.stage(table=table, host=host, host_seen=host_seen))
+
+    def stage(
+        self,
+        *,
+        table: Table | None = KEEP,
+        host: str | None = KEEP,
+        host_seen: float = KEEP,
+    ) -> Staged:
+        """Write these seats to a file beside ``seats.json`` and flush it to the card (the
+        step that fails on a full disk); nothing is in use until ``commit``.  It takes no
+        lock, so a game's loop may call it inside the journal's transaction."""
+        staged = Staged(
+            self.host_token if host is KEEP else host,
+            self.host_seen if host_seen is KEEP else host_seen,
+            self.table if table is KEEP else table,
+            None,
+        )
         if self.path is None:
-            return
+            return staged
         data = {
-            "host": self.host_token,
-            "host_seen": self.host_seen,
-            "table": None if self.table is None else self.table.to_json(),
+            "host": staged.host,
+            "host_seen": staged.host_seen,
+            "table": None if staged.table is None else staged.table.to_json(),
         }
-        tmp = self.path.with_suffix(".tmp")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self.path)
+        tmp: Path | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=".seats-", suffix=".tmp", dir=self.path.parent)
+            tmp = Path(name)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
+            log.error("could not write %s: %s", self.path, exc)
+            raise save_failure(exc) from exc
+        return Staged(staged.host, staged.host_seen, staged.table, tmp)
+
+    def commit(self, staged: Staged) -> None:
+        """Put staged seats in place of ``seats.json``, then in use (StorageError if the
+        file cannot be moved: nothing changed)."""
+        with self.lock:
+            if staged.file is not None and self.path is not None:
+                try:
+                    os.replace(staged.file, self.path)
+                except OSError as exc:
+                    self.discard(staged)
+                    log.error("could not write %s: %s", self.path, exc)
+                    raise save_failure(exc) from exc
+            self.host_token, self.host_seen, self.table = (
+                staged.host,
+                staged.host_seen,
+                staged.table,
+            )
+            self.bump()
+
+    def discard(self, staged: Staged) -> None:
+        """Drop staged seats that will not be used (the change was refused)."""
+        if staged.file is not None:
+            staged.file.unlink(missing_ok=True)
 
     def _load(self) -> None:
         if self.path is None or not self.path.exists():
@@ -471,9 +584,9 @@ class Seats:
             "host page needs this start's PIN",
             hours,
         )
-        self.host_token = secrets.token_urlsafe(18)  # nobody holds it: the PIN is needed
-        self.host_seen = now
+        token = secrets.token_urlsafe(18)  # nobody holds it: the PIN is needed
         try:
-            self.save()
-        except OSError as exc:
+            self.put(host=token, host_seen=now)
+        except StorageError as exc:  # the old cookies end all the same (this start)
             log.warning("could not write %s: %s", self.path, exc)
+            self.host_token, self.host_seen = token, now

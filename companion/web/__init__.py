@@ -35,7 +35,7 @@ def create_app(
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import contract, doors, favicon, health, language, rules, session, sim
+    from . import contract, doors, favicon, health, language, rules, session, sim, storage
 
     session.init_app(app)
     language.init_app(app)
@@ -43,6 +43,7 @@ def create_app(
     rules.init_app(app)
     doors.init_app(app)
     contract.init_app(app)
+    storage.init_app(app)
     app.register_blueprint(health.bp)
     if appliance is not None and getattr(appliance, "mock_board", None) is not None:
         app.register_blueprint(sim.bp)

@@ -21,6 +21,8 @@ from flask import Blueprint, Flask, abort, current_app, jsonify, make_response, 
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from companion.errors import StorageError
+
 Schema = dict[str, Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -207,6 +209,12 @@ def refuse(message: str, status: int = 400) -> NoReturn:
     abort(make_response(jsonify({"error": message}), status))
 
 
+def refusal_status(exc: BaseException, status: int) -> int:
+    """The status that refuses a request for ``exc``: ``status``, but 507 or 503 for a
+    write the storage refused (the request changed nothing and may be sent again)."""
+    return exc.status if isinstance(exc, StorageError) else status
+
+
 def body() -> dict[str, Any]:
     """The request's JSON object, checked against the endpoint's schema (400 otherwise)."""
     spec = spec_of(current_app.view_functions.get(request.endpoint or ""))
@@ -239,7 +247,8 @@ _STATUS_WORDS = {
     404: "nothing there",
     409: "refused by the rules or the board",
     429: "this device or seat has too many live pages open",
-    503: "this game is not running here",
+    503: "this game is not running here, or the storage cannot be written now",
+    507: "the storage is full: nothing changed",
 }
 
 
@@ -287,7 +296,9 @@ def openapi_path(rule: str) -> tuple[str, list[dict[str, Any]]]:
 def _operation(spec: Endpoint, name: str) -> dict[str, Any]:
     content = {spec.media: {"schema": spec.answer}} if spec.answer is not None else {spec.media: {}}
     responses: dict[str, Any] = {"200": {"description": "done", "content": content}}
-    for status in spec.errors:
+    # Every request with a body may change something, so a failing storage may refuse it.
+    storage = (503, 507) if spec.body is not None else ()
+    for status in sorted({*spec.errors, *storage}):
         responses[str(status)] = {
             "description": _STATUS_WORDS.get(status, "refused"),
             "content": {"application/json": {"schema": ERROR}},

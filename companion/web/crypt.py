@@ -69,6 +69,7 @@ from .contract import (
     endpoint,
     nullable,
     obj,
+    refusal_status,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .language import current_language, message_of, text_of
@@ -218,8 +219,8 @@ def _give_board_to(service: CryptService, game: str, *, pause: bool = False) -> 
         service.wait_for_change(version, ACTIVATE_WAIT_S)
 
 
-def _refused(message: Msg | str) -> ResponseReturnValue:
-    return jsonify({"error": message}), 409
+def _refused(message: Msg | str, status: int = 409) -> ResponseReturnValue:
+    return jsonify({"error": message}), status
 
 
 def _bad(message: Msg | str) -> ResponseReturnValue:
@@ -257,7 +258,7 @@ def command() -> ResponseReturnValue:
     try:
         service.submit(parsed)
     except (RuleError, ServiceError) as exc:
-        return _refused(message_of(exc))
+        return _refused(message_of(exc), refusal_status(exc, 409))
     return jsonify(_view())
 
 
@@ -275,7 +276,7 @@ def new_game() -> ResponseReturnValue:
     try:
         service.new_game(players=players, colours=colours, first_player=first, computer=computer)
     except (RuleError, ServiceError) as exc:
-        return _refused(message_of(exc))
+        return _refused(message_of(exc), refusal_status(exc, 409))
     if is_host():
         # A free board goes to the new game; a running maze game keeps it.
         with contextlib.suppress(BoardRefused):
@@ -293,7 +294,7 @@ def undo() -> ResponseReturnValue:
     try:
         undone = service.undo()
     except (RuleError, ServiceError) as exc:
-        return _refused(message_of(exc))
+        return _refused(message_of(exc), refusal_status(exc, 409))
     if not undone:
         return _refused(msg("There is no move of yours to take back."))
     return jsonify(_view())

@@ -71,6 +71,7 @@ from .contract import (
     nullable,
     obj,
     one_of,
+    refusal_status,
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .language import current_language, message_of
@@ -170,7 +171,7 @@ def _bad_request(exc: ValueError) -> ResponseReturnValue:
 @bp.errorhandler(RuleError)
 @bp.errorhandler(ServiceError)
 def _refused(exc: ValueError) -> ResponseReturnValue:
-    return _error(message_of(exc), 409)
+    return _error(message_of(exc), refusal_status(exc, 409))
 
 
 @bp.errorhandler(_Unavailable)

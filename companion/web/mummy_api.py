@@ -29,7 +29,7 @@ from companion.service.journal import journal_report
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import ActionMoved, Published
 from companion.service.registry import GAME_NAMES
-from companion.table.seats import Seats, Table, TableOptions, check_colours
+from companion.table.seats import Seats, Staged, Table, TableOptions, check_colours
 
 from . import doors
 from .context import computer_seat, hub, service
@@ -46,6 +46,7 @@ from .contract import (
     nullable,
     obj,
     one_of,
+    refusal_status,
 )
 from .language import current_language, message_of, text_of
 from .payloads import (
@@ -262,27 +263,33 @@ def seeker_takeback() -> ResponseReturnValue:
 )
 def seeker_cards() -> ResponseReturnValue:
     """Physical mission cards: the cards this seeker drew; the last one starts the game."""
-    seat, table = _need("seeker")
+    seat, _ = _need("seeker")
     cards: list[str] = body()["cards"]
     store = seats()
     svc = service()
     with store.lock:
-        if not table.dealing:
+        table = store.table
+        if table is None or not table.dealing:
             abort(400, "The cards are dealt: the game is on.")
+        table = table.copy()
         try:
             table.hands[seat] = _check_hand(table, cards)
-            if seat in table.recheck:
-                table.recheck.remove(seat)
-            if all(s in table.hands for s in table.seats if s.startswith("seeker")):
-                _send_back_clashing_hands(table)
-                if not table.recheck:
-                    _start_dealt_game(table)
-        except (RuleError, ServiceError, ValueError) as exc:
-            table.hands.pop(seat, None)
+        except (RuleError, ValueError) as exc:
+            if seat in table.hands:  # a wrong entry takes back this seeker's earlier one
+                del table.hands[seat]
+                store.put(table=table)
             abort(400, message_of(exc))
-        finally:
-            store.save()
-            store.bump()
+        if seat in table.recheck:
+            table.recheck.remove(seat)
+        if all(s in table.hands for s in table.seats if s.startswith("seeker")):
+            _send_back_clashing_hands(table)
+            if not table.recheck:
+                try:
+                    _start_dealt_game(store, table)
+                except (RuleError, ServiceError) as exc:
+                    abort(refusal_status(exc, 400), message_of(exc))
+        if table is not store.table:
+            store.put(table=table)
     return jsonify({"ok": True, "state": seeker_payload(svc.published, table, _index(seat))})
 
 
@@ -370,21 +377,16 @@ def host_game() -> ResponseReturnValue:
     with store.lock:
         _check_game_seen(data.get("replaces"), svc.published.game_id)
         table = store.table
-        if table is None or table.colours != colours:
-            table = Table.new(colours, options)
+        table = Table.new(colours, options) if table is None or table.colours != colours else table
+        table = table.copy()
         table.options = options
-        try:
-            table.game_id = svc.new_game(
-                colours, mummy_moves_exactly=options.exact, mummy_sees_treasures=options.treasures
-            )
-        except (RuleError, ServiceError) as exc:
-            abort(400, message_of(exc))
         table.dealing = options.cards == "physical"
         table.hands = {}
         table.recheck = []
-        store.table = table
-        store.save()
-        store.bump()
+        try:
+            _start_game(store, table)
+        except (RuleError, ServiceError) as exc:
+            abort(refusal_status(exc, 400), message_of(exc))
     svc.hints = options.hints
     svc.physical_dice = options.dice == "physical"
     seat_computer(computer_seat(), options)
@@ -461,7 +463,7 @@ def host_undo() -> ResponseReturnValue:
     except ActionMoved as exc:
         return jsonify({"error": message_of(exc), "undone": False, **host_status()}), 409
     except ServiceError as exc:
-        abort(400, message_of(exc))
+        abort(refusal_status(exc, 400), message_of(exc))
     return jsonify({"undone": undone, **host_status()})
 
 
@@ -664,7 +666,8 @@ def _submit(
     try:
         svc.submit(role, command)
     except (RuleError, ServiceError) as exc:
-        return jsonify({"error": message_of(exc), "state": make(svc.published)}), 400
+        status = refusal_status(exc, 400)
+        return jsonify({"error": message_of(exc), "state": make(svc.published)}), status
     return jsonify({"ok": True, "state": make(svc.published)})
 
 
@@ -679,7 +682,8 @@ def _take_back(
     except ActionMoved as exc:
         return jsonify({"error": message_of(exc), "state": make(svc.published)}), 409
     except ServiceError as exc:
-        return jsonify({"error": message_of(exc), "state": make(svc.published)}), 400
+        status = refusal_status(exc, 400)
+        return jsonify({"error": message_of(exc), "state": make(svc.published)}), status
     return jsonify({"ok": True, "state": make(svc.published)})
 
 
@@ -739,18 +743,39 @@ def _send_back_clashing_hands(table: Table) -> None:
         table.hands = {}
 
 
-def _start_dealt_game(table: Table) -> None:
+def _start_dealt_game(store: Seats, table: Table) -> None:
     """Every seeker entered their cards: start the game with those hands."""
     hands = [table.hands[f"seeker{i}"] for i in range(len(table.colours))]
-    table.game_id = service().new_game(
-        table.colours,
-        mummy_moves_exactly=table.options.exact,
-        mummy_sees_treasures=table.options.treasures,
-        hands=hands,
-    )
     table.dealing = False
     table.hands = {}
     table.recheck = []
+    _start_game(store, table, hands=hands)
+
+
+def _start_game(store: Seats, table: Table, **options: Any) -> None:
+    """Start ``table``'s game (a copy, not yet in use) and make the table current: the
+    journal's new game and the seats that play it are written together (the seats are
+    staged inside the journal's transaction and put in place after its commit), so a
+    full disk refuses both (StorageError) and the old game and seats go on."""
+    staged: list[Staged] = []
+
+    def stage(game_id: int) -> None:
+        table.game_id = game_id
+        staged.append(store.stage(table=table))
+
+    try:
+        service().new_game(
+            table.colours,
+            mummy_moves_exactly=table.options.exact,
+            mummy_sees_treasures=table.options.treasures,
+            also=stage,
+            **options,
+        )
+    except BaseException:
+        for each in staged:
+            store.discard(each)
+        raise
+    store.commit(staged[-1])
 
 
 def _live(
