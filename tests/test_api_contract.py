@@ -81,7 +81,8 @@ def test_a_mummy_die_of_1e400_is_refused(table: Table) -> None:
         data='{"cmd": "roll_mummy_die", "value": 1e400}',
         content_type="application/json",
     )
-    assert refused(res) == '"value" is a whole number.'
+    # Read as the journal reads it: a number no record may hold.
+    assert refused(res) == "The number 1e400 is too large."
     assert table.service.published.version == before
 
 
@@ -140,7 +141,8 @@ def test_bodies_too_deep_too_long_or_not_text_are_refused(table: Table, text: st
     seeker = table.device("seeker0")
     for path in ("/api/seeker/command", "/lootnrun/api/command", "/crypt/api/command"):
         res = seeker.post(path, data=text.encode("latin-1"), content_type="application/json")
-        assert refused(res).startswith(("The request is", "Send a JSON object")), path
+        words = ("The request is", "Send a JSON object", "The number 111111111111")
+        assert refused(res).startswith(words), path
 
 
 def test_the_computer_mummys_options_are_checked_like_every_other(table: Table) -> None:

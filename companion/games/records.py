@@ -3,13 +3,16 @@
 A record comes from a file, a journal or a phone, so anything may be in it.  This is
 the one layer that turns such text into checked values or a ``RecordError`` naming the
 line and what is wrong in words a player can read: types are checked, never coerced
-(``"false"`` is not false, ``2.9`` is not 2), numbers are finite and short, nesting is
-shallow, and a byte-order mark at the start is accepted.
+(``"false"`` is not false, ``2.9`` is not 2), numbers are finite and short, texts are
+valid Unicode (no lone surrogate), nesting is shallow, and a byte-order mark at the start
+is accepted.  The API reads request bodies with the same ``parse_json``: one set of
+limits, so a command accepted at the door is read back the same from the journal.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from enum import Enum
@@ -19,6 +22,11 @@ from typing import Any, TypeVar
 MAX_DEPTH = 32
 #: Digits a whole number may have (Python refuses more than 4300 with odd advice).
 MAX_DIGITS = 30
+#: Characters of a name, a cell or a reason in a command (the API's limit too).
+MAX_TEXT = 200
+#: Half of a UTF-16 pair alone: JSON may spell it (``"\ud800"``), but it is no text
+#: (it cannot be written as UTF-8, in a log line or anywhere else).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
@@ -84,14 +92,36 @@ def parse_json(text: str) -> Any:
     text = text.lstrip("\ufeff")  # a byte-order mark (or a few, from joined files)
     if _depth(text) > MAX_DEPTH:
         raise RecordError(f"the JSON is nested more than {MAX_DEPTH} levels deep")
+    if (lone := _SURROGATE.search(text)) is not None:  # from a file read with surrogates
+        raise RecordError(_not_text(lone.group()))
     try:
-        return json.loads(text, parse_int=_whole, parse_float=_float, parse_constant=_no_constant)
+        value = json.loads(text, parse_int=_whole, parse_float=_float, parse_constant=_no_constant)
     except RecordError:
         raise
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
     except (ValueError, RecursionError) as exc:  # a defensive net: never a traceback
         raise RecordError(f"not valid JSON ({exc})") from exc
+    _check_text(value)
+    return value
+
+
+def _not_text(char: str) -> str:
+    return f"a text holds \\u{ord(char):04x} alone, which is not valid text"
+
+
+def _check_text(value: Any) -> None:
+    """Every text (keys too) of a parsed value is valid Unicode: no lone surrogate."""
+    if isinstance(value, str):
+        if (lone := _SURROGATE.search(value)) is not None:
+            raise RecordError(_not_text(lone.group()))
+    elif isinstance(value, list):
+        for item in value:
+            _check_text(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_text(key)
+            _check_text(item)
 
 
 def record_lines(text: str) -> list[tuple[int, Any]]:

@@ -6,6 +6,8 @@ against one without coercing anything (``"false"`` is not a boolean, ``false`` i
 number: in Python ``bool`` is a subclass of ``int``, so whole numbers exclude it).
 A view declares its contract with ``@endpoint(...)`` and reads its body with ``body()``,
 which answers 400 ``{"error": message}`` for anything the schema does not describe.
+A body is read by the game records' own reader (``records.parse_json``), so a number,
+a text or a nesting the journal could not read back after a restart is refused here.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import StorageError
+from companion.games.records import MAX_TEXT, RecordError, parse_json
 
 Schema = dict[str, Any]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,7 +32,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: The largest JSON body any endpoint accepts (a Loot N Run run of many cards is < 10 kB).
 MAX_BODY = 64 * 1024
 
-STRING: Schema = {"type": "string", "maxLength": 200}  # a name, a cell, a reason
+STRING: Schema = {"type": "string", "maxLength": MAX_TEXT}  # a name, a cell, a reason
 TEXT: Schema = {"type": "string"}  # words in an answer
 INTEGER: Schema = {"type": "integer"}
 NUMBER: Schema = {"type": "number"}
@@ -228,9 +231,15 @@ def body() -> dict[str, Any]:
     if len(raw) > MAX_BODY:  # sent in chunks, without a length
         refuse(f"The request is too large (more than {MAX_BODY} bytes).")
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):  # also bad UTF-8, and nesting too deep
+        text = raw.decode("utf-8")
+    except ValueError:
         refuse("The request is not valid JSON.")
+    try:  # the journal's reader: what it would refuse on a replay is refused now
+        data = parse_json(text)
+    except RecordError as exc:  # a number, a text or a nesting no record may hold
+        if exc.message.startswith("not valid JSON"):
+            refuse("The request is not valid JSON.")
+        refuse(exc.message[0].upper() + exc.message[1:] + ".")
     if not isinstance(data, dict):
         refuse("Send a JSON object.")
     found = problem(spec.body, data)
