@@ -259,8 +259,10 @@ def test_the_host_s_visits_are_noted_now_and_then_not_on_every_request(table, mo
     assert path.exists()
     store.host_seen = time.time() - 3600  # an hour since the last note
     saved: list[float] = []
-    real_save = store.save
-    monkeypatch.setattr(store, "save", lambda: (saved.append(store.host_seen), real_save()))
+    real_put = store.put  # every change of the seats is written by put
+    monkeypatch.setattr(
+        store, "put", lambda **kw: (saved.append(kw.get("host_seen", 0.0)), real_put(**kw))
+    )
     for _ in range(5):
         assert table.host.get("/api/host/status").status_code == 200
     assert len(saved) == 1 and abs(saved[0] - time.time()) < 60
