@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -465,3 +466,63 @@ def test_a_move_back_to_its_own_cell_is_said_on_the_phone(app):
     service.submit("seeker0", Move(entrance))  # the sensors cannot see this one
     assert service.game.current.phase is Phase.SEEKER_CARD
     assert service.game.current.positions[0] == entrance
+
+
+def test_a_move_is_shown_as_soon_as_the_figure_settles(app):
+    """No quiet wait after the settle time: the move is the game's (and every page's)
+    within the settle time and a few scans (it was the settle time plus 250 ms)."""
+    announce(app)
+    entrance = app.service.maze.start[0].cell
+    app.mock_board.lift(home(app, 0))
+    wait_until(lambda: app.service.published.judgement.lifted == {home(app, 0)})
+    before = app.service.published.version
+    started = time.monotonic()
+    app.mock_board.place(entrance)
+    wait_until(lambda: moved(app))
+    assert time.monotonic() - started < SETTLE_MS / 1000 + 0.15
+    # The pages got the move itself: no version in between showed the figure in hand.
+    assert app.service.published.version == before + 1
+
+
+def replace_a_move(app: Appliance, first: int, final: int) -> None:
+    board = app.mock_board
+    board.lift(home(app, 0))
+    board.place(first)
+    wait_until(lambda: moved(app))
+    board.lift(first)
+    board.place(final)
+    wait_until(lambda: app.service.game.current.positions[0] == final)
+
+
+def test_a_replaced_move_tells_the_mummy_nothing(app):
+    """The mummy's payload (its page and stream) is the same before and after a seeker
+    carries the figure on to another cell within the turn: its stream sends only what
+    changed, so it sends nothing, and no message's rhythm tells a replacement happened.
+    The table's payload follows the figure in place (one move in its log)."""
+    from companion.i18n.catalog import localize
+    from companion.table.seats import Table, TableOptions
+    from companion.web.payloads import mummy_payload, table_payload
+
+    table = Table("t", ["red", "turquoise"], TableOptions(), {})
+    announce(app, Face.THREE)
+    state = app.service.game.current
+    cells = [c for c in legal_destinations(state, 0, Face.THREE) if c != state.mummy]
+    first, final = cells[0], cells[-1]
+
+    def seen(make: Callable[..., dict]) -> str:
+        return json.dumps(localize(make(app.service.published, table), "en"), sort_keys=True)
+
+    board = app.mock_board
+    board.lift(home(app, 0))
+    board.place(first)
+    wait_until(lambda: moved(app))
+    mummy_first, table_first = seen(mummy_payload), seen(table_payload)
+    board.lift(first)
+    wait_until(lambda: not app.service.published.judgement.matches)
+    board.place(final)
+    wait_until(lambda: app.service.game.current.positions[0] == final)
+    assert seen(mummy_payload) == mummy_first
+    assert seen(table_payload) != table_first
+    assert app.service.published.state.positions[0] == final
+    commands = app.journal.load(app.service.game.id).commands
+    assert [c["cmd"] for c in commands] == ["roll", "announce", "move"]

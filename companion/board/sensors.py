@@ -77,8 +77,10 @@ def open_backend(config: SensorConfig, *, pin_factory: Any = None) -> SensorBack
 class Sensors(Closing):
     """Scans the board's sensors and reports occupancy changes by logical position.
 
-    Changes go to ``on_change(change)`` (called in the scan thread; keep it short)
-    and/or are put on ``changes`` (a ``queue.Queue``).  At start every occupied
+    Changes go to ``on_change(change)`` (called in the scan thread; keep it short),
+    are put on ``changes`` (a ``queue.Queue``) and/or go to ``on_changes(list)``, one
+    call per scan with all its changes (a listener that judges the board at once must
+    never see it half-way through one scan).  At start every occupied
     position is reported once it has settled, so a listener learns the starting
     board from the same stream.  ``clock`` stamps the scans; the scan thread paces
     itself with it too, so it must be a real clock (``time.monotonic``).
@@ -92,12 +94,14 @@ class Sensors(Closing):
         clock: Callable[[], float] = time.monotonic,
         on_change: Callable[[OccupancyChange], object] | None = None,
         changes: queue.Queue[OccupancyChange] | None = None,
+        on_changes: Callable[[list[OccupancyChange]], object] | None = None,
         backend: SensorBackend | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
         self.on_change = on_change
         self.changes = changes
+        self.on_changes = on_changes
         self._count = config.count
         self._invert = (1 << self._count) - 1 if config.active_low else 0
         self._debouncer = Debouncer(self._count, config.settle_ms / 1000.0)
@@ -178,6 +182,11 @@ class Sensors(Closing):
             self._last_scan_at = now
         for change in changes:
             self._deliver(change)
+        if changes and self.on_changes is not None:
+            try:
+                self.on_changes(changes)
+            except Exception:
+                log.exception("on_changes failed for %s", changes)
         return changes
 
     def _deliver(self, change: OccupancyChange) -> None:

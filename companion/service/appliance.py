@@ -46,7 +46,11 @@ STILL_RECHECK_S = 1.0
 
 class Lights:
     """Renders the active game's scene to the LEDs in a thread: at a steady frame rate
-    while anything moves, and only when the scene changes while nothing does."""
+    while anything moves, and only when the scene changes while nothing does.  A change
+    (a game published) wakes the thread at once, between frames too: a mummy step
+    reaches the LEDs without waiting for the next frame slot, and the animation goes on
+    at its rate from that frame.  ``on_frame`` listeners hear of every new frame (the
+    simulated board's stream shows each one)."""
 
     def __init__(self, service: GameHub, leds: LedOutput, geometry: Geometry, fps: float = 30):
         self.service = service
@@ -63,16 +67,23 @@ class Lights:
         self.still = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lights", daemon=True)
+        self._listeners: list[Callable[[], object]] = []
 
     def start(self) -> None:
         self._thread.start()
+
+    def on_frame(self, listener: Callable[[], object]) -> None:
+        """Call ``listener()`` after every new frame is shown (from the LED thread)."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
 
     def show_once(self, t: float | None = None) -> None:
         """Render the scene and push the frame, unless the strip already shows it."""
         now = time.monotonic() if t is None else t
         scene = self.service.scene()
         frame = render(scene, now, self.geometry)
-        if frame != self.last_frame:
+        fresh = frame != self.last_frame
+        if fresh:
             self.leds.show(frame)
             self.last_frame = frame
             self.frames += 1
@@ -80,6 +91,9 @@ class Lights:
         self.last_frame_perf = time.perf_counter()
         self.last_scene = scene
         self.still = still(scene, now)
+        if fresh:
+            for listener in self._listeners:
+                listener()
 
     def _run(self) -> None:
         changed = self.service.changed
@@ -102,7 +116,8 @@ class Lights:
             if delay < 0:
                 next_at = time.monotonic()
                 delay = 0
-            time.sleep(delay)  # cheaper to wake from than Event.wait; close() waits one frame
+            if changed.wait(delay):  # a change: shown now, the frames go on from it
+                next_at = time.monotonic()
 
     def close(self) -> None:
         self._stop.set()
@@ -230,10 +245,16 @@ def build(
     state_dir: Path,
     mock: bool,
     quiet_s: float = 0.25,
+    move_quiet_s: float = 0.0,
     fps: float = 30,
     start: bool = True,
 ) -> Appliance:
-    """Open the hardware (or its simulation), resume the journal and start the threads."""
+    """Open the hardware (or its simulation), resume the journal and start the threads.
+
+    ``move_quiet_s``: how long the maze waits after a figure settled before judging it
+    (0: a move is shown the moment it settles, and replaced if the hand carries on
+    within the turn); ``quiet_s`` the same for the other games (the crypt, which has
+    no replacement)."""
     if (config.columns, config.rows) != (maze.width, maze.height):
         raise ValueError(
             f"the board is {config.columns}x{config.rows} but the maze is "
@@ -266,7 +287,11 @@ def build(
     board = BoardMap.for_board(config.cells, config.camp_slots, config.sarcophagus_slots)
     try:  # each game resumes from the journal
         service = Service(
-            maze=maze, maze_text=maze_text, journal=journal, board=board, quiet_s=quiet_s
+            maze=maze,
+            maze_text=maze_text,
+            journal=journal,
+            board=board,
+            quiet_s=move_quiet_s,
         )
         services: dict[str, GameService] = {"mummy": service}
         for kind, make in game_factories().items():
@@ -288,7 +313,7 @@ def build(
     sensors = Sensors(
         config.sensors,
         pin_factory=factory,
-        on_change=hub.occupancy,
+        on_changes=hub.occupancies,
         backend=serial_board.backend if serial_board is not None else None,
     )
     buttons = buzzer = None

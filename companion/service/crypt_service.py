@@ -384,7 +384,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
         if request.kind == "command":
             return self._command(request.payload, request.role)
         if request.kind == "occupancy":
-            self._on_occupancy(request.payload)
+            self._on_occupancy((request.payload,))
         elif request.kind == "snapshot":
             self._occupied = set(request.payload)
             self._last_change = self.clock()

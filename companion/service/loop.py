@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -216,7 +216,8 @@ class GameLoop(Closing, Generic[P]):
 class BoardGameLoop(GameLoop[P]):
     """A game loop that also follows the figures on the board: the occupied positions,
     and a placement the tracker judged legal, applied once the board has been quiet
-    for ``quiet_s`` (so a figure slid across cells counts only where it stops)."""
+    for ``quiet_s`` (0: at once, in the step that saw it settle; the settle time of the
+    sensors already keeps a slide across cells from counting, see ``debounce.py``)."""
 
     quiet_s: float
     clock: Callable[[], float]
@@ -227,12 +228,18 @@ class BoardGameLoop(GameLoop[P]):
         #: A judged placement and the board it was judged on, waiting for quiet.
         self._pending: tuple[Any, frozenset[int]] | None = None
 
-    def _on_occupancy(self, change: OccupancyChange) -> None:
-        if change.occupied:
-            self._occupied.add(change.position)
-        else:
-            self._occupied.discard(change.position)
+    def _on_occupancy(self, changes: Iterable[OccupancyChange]) -> None:
+        """One scan's settled changes: the board they leave is judged once."""
+        for change in changes:
+            if change.occupied:
+                self._occupied.add(change.position)
+            else:
+                self._occupied.discard(change.position)
         self._last_change = self.clock()
+        self._publish_board()
+
+    def _publish_board(self) -> None:
+        """Publish the board as it now stands (a game may apply a due placement first)."""
         self._publish([])
 
     def _placement_due_in(self) -> float | None:

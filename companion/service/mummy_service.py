@@ -91,7 +91,7 @@ class Service(BoardGameLoop[Published]):
         journal: Journal,
         board: BoardMap,
         clock: Callable[[], float] = time.monotonic,
-        quiet_s: float = 0.25,
+        quiet_s: float = 0.0,
         hints: bool = False,
     ) -> None:
         self.maze = maze
@@ -200,7 +200,11 @@ class Service(BoardGameLoop[Published]):
 
     def occupancy(self, change: OccupancyChange) -> None:
         """A settled sensor change (called from the sensor thread)."""
-        self._post("occupancy", change)
+        self._post("occupancy", (change,))
+
+    def occupancies(self, changes: list[OccupancyChange]) -> None:
+        """One scan's settled changes (the sensor thread): judged as one board."""
+        self._post("occupancy", tuple(changes))
 
     def set_board_connected(self, connected: bool) -> None:
         self._post("link", connected)
@@ -556,7 +560,13 @@ class Service(BoardGameLoop[Published]):
             action_key=self._action_key(),
         )
 
-    def _publish(self, events: list[Event]) -> None:
+    def _publish_board(self) -> None:
+        self._publish([], apply_due=True)
+
+    def _publish(self, events: list[Event], *, apply_due: bool = False) -> None:
+        """Publish the game as it stands.  ``apply_due``: a placement the board now shows
+        that is due at once (no quiet period) is applied first, so every page and the
+        LEDs get the move itself, never the figure in hand a moment before it."""
         published = self._snapshot(self._published.version + 1, events)
         waiting = None  # the game waits for the board: nothing on it is judged a move
         if published.paused is not None:
@@ -572,6 +582,12 @@ class Service(BoardGameLoop[Published]):
             if judged.replaces and judged.command is not None
             else judged.command
         )
+        due = self._placement_due_in()
+        if apply_due and due is not None and due <= 0:
+            version = self._published.version
+            self._apply_pending()
+            if self._published.version != version:
+                return  # the move (or its refusal) is published
         self._set_published(published)
 
     def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:

@@ -144,23 +144,40 @@ class GameHub:
         return self.services[kind]
 
     def occupancy(self, change: OccupancyChange) -> None:
+        self.occupancies([change])
+
+    def occupancies(self, changes: list[OccupancyChange]) -> None:
+        """One scan's settled changes, together: the active game judges the board they
+        leave, never a board half-way through them (it shows a move at once, so a scan
+        that lifts one figure and another must not look like a move of the first)."""
+        own: list[OccupancyChange] = []
+        recount = False
         with self._lock:
             kind = self._active
-            if change.occupied:
-                self._occupied.add(change.position)
-                self._opens(kind, {change.position})
-            else:
-                self._occupied.discard(change.position)
-            if change.position in self._masked:
-                return  # a maze figure, or a magnet where one stood: no game hears of it
             sheet: frozenset[int] | None = getattr(self.services[kind], "sheet", None)
-            own = sheet is None or change.position in sheet
+            for change in changes:
+                if change.occupied:
+                    self._occupied.add(change.position)
+                    self._opens(kind, {change.position})
+                else:
+                    self._occupied.discard(change.position)
+                if change.position in self._masked:
+                    continue  # a maze figure, or a magnet where one stood: no game hears
+                if sheet is None or change.position in sheet:
+                    own.append(change)
+                elif sheet:  # only the count of figures off this board changed (a game
+                    recount = True  # with no sheet, Loot N Run, shows none: it hears nothing)
             visible = self._visible(kind)
             active = self.services[kind]
         if own:
-            active.occupancy(change)
-        elif sheet:  # only the count of figures off this board changed (a game with no
-            active.set_occupied(visible)  # sheet, Loot N Run, shows none: it hears nothing)
+            batch = getattr(active, "occupancies", None)
+            if batch is not None:
+                batch(own)
+            else:
+                for change in own:
+                    active.occupancy(change)
+        if recount:
+            active.set_occupied(visible)
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         """The whole board as the sensors read it (at start-up, after the link came back)."""

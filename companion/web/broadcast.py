@@ -70,6 +70,8 @@ class _Stream:
     holds: Sequence[Hold] = ()
     quiet_since: float = field(default_factory=time.monotonic)
     open: bool = True
+    #: Whose stream it is (its seat's hold: "table", "seeker0", "host", ...).
+    label: str = ""
 
 
 class Broadcaster:
@@ -89,6 +91,9 @@ class Broadcaster:
         self.count = 0  # streams being served (for the tests)
         self.limits = limits or Limits()
         self._held: Counter[Key] = Counter()
+        #: Told ``(label, time.perf_counter())`` when a stream's news has been handed
+        #: to the kernel (the bench's breakdown; None: nobody listens).
+        self.written: Callable[[str, float], object] | None = None
 
     def claim(self, holds: Sequence[Hold]) -> Key | None:
         """Count one more stream against each of ``holds``, or, when one of them is at
@@ -120,7 +125,8 @@ class Broadcaster:
         sock.setblocking(False)
         _tune(sock)
         with self._lock:
-            self._new.append(_Stream(sock, step, bytearray(HEAD), holds=holds))
+            label = next((key[1] for key, _ in holds if key[0] == "seat" and len(key) > 1), "")
+            self._new.append(_Stream(sock, step, bytearray(HEAD), holds=holds, label=label))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
                 self._thread.start()
@@ -153,12 +159,19 @@ class Broadcaster:
                     else:
                         _read(key.data)
                 now = time.monotonic()
+                news = set()
+                for stream in streams.values():  # every stream's news first, ...
+                    if not stream.open:
+                        if now - stream.quiet_since > self.keepalive:
+                            stream.pending.clear()  # its last words went unread: let it go
+                    elif self._advance(stream, now):
+                        news.add(stream.sock)
+                written = self.written
+                for stream in list(streams.values()):  # ... then all written together:
+                    _send(stream)  # no seat waits while another seat's news is made
+                    if written is not None and stream.sock in news:
+                        written(stream.label, time.perf_counter())
                 for stream in list(streams.values()):
-                    if stream.open:
-                        self._advance(stream, now)
-                    elif now - stream.quiet_since > self.keepalive:
-                        stream.pending.clear()  # its last words went unread: let it go
-                    _send(stream)
                     if (not stream.open and not stream.pending) or stream.sock.fileno() < 0:
                         selector.unregister(stream.sock)
                         del streams[stream.sock]
@@ -175,12 +188,14 @@ class Broadcaster:
             selector.close()
             self.count = 0
 
-    def _advance(self, stream: _Stream, now: float) -> None:
+    def _advance(self, stream: _Stream, now: float) -> bool:
+        """Ask the stream for news; True when it had some (a keepalive is none)."""
         try:
             text, stream.open = stream.step()
         except Exception:  # a bug in one page's view must not end every stream
             log.exception("a live stream failed: closing it")
             stream.open, text = False, ""
+        news = bool(text)
         if not text and now - stream.quiet_since >= self.keepalive:
             text = ": keepalive\n\n"
         if text:
@@ -191,6 +206,7 @@ class Broadcaster:
             stream.pending.clear()
             stream.open = False
             _drop(stream)
+        return news
 
 
 def _tune(sock: socket.socket) -> None:

@@ -16,7 +16,7 @@ from .contract import ANY_OBJECT, INTEGER, array, body, endpoint, obj
 from .doors import is_host, keeper, need, seats
 from .payloads import table_guidance
 from .session import remember
-from .stream import event_stream
+from .stream import broadcaster, event_stream
 
 bp = Blueprint("sim", __name__, url_prefix="/sim")
 
@@ -99,7 +99,10 @@ def _figure_colours(app: Any) -> dict[str, str]:
 @endpoint("The board as the game judges it, live.", answer=None, media="text/event-stream")
 def stream() -> ResponseReturnValue:
     """The simulated board, live: the game's judgement, magnets, LEDs and figure colours
-    (mock mode only: it shows every figure).  The page follows it instead of polling."""
+    (mock mode only: it shows every figure).  The page follows it instead of polling.
+    A message goes out for every publish and for every new LED frame, so the page shows
+    each frame the board gets (a publish alone would carry the frame before it: the
+    LED thread renders the new one just after)."""
     svc = service()
     since = request.args.get("since", default=-1, type=int)
 
@@ -126,7 +129,8 @@ def stream() -> ResponseReturnValue:
         # stream ends, and the page's reconnection asks with the device's cookie as it is.
         return may_look() and _mummy_device(store) == mummy_device
 
-    return event_stream(svc, make, since, still_open)
+    app.lights.on_frame(broadcaster().wake)  # each LED frame as the board gets it
+    return event_stream(svc, make, since, still_open, also=lambda: app.lights.frames)
 
 
 def _mummy_device(store: Any) -> object:

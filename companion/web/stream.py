@@ -187,20 +187,23 @@ def event_stream(
     make: Callable[[Any], dict[str, Any]],
     start: int,
     still_open: Callable[[], bool],
+    also: Callable[[], object] = lambda: None,
 ) -> Response:
     """Send ``make(published)`` now and after every newer published version, while
-    ``still_open()`` (the device may still look)."""
+    ``still_open()`` (the device may still look); ``also``: anything else the payload
+    reads that changes without a publish (the simulated board's LED frame)."""
     version = -1 if start < 0 else start
+    other = also()
     lang = current_language()  # the stream outlives its request: the language is kept
 
     def step() -> tuple[str, bool]:
-        nonlocal version
+        nonlocal version, other
         if service.closing or not still_open():
             return "", False
-        published = service.published
-        if published.version <= version:
+        published, now = service.published, also()
+        if published.version <= version and now == other:
             return "", True
-        version = published.version
+        version, other = max(version, published.version), now
         return event(localize(make(published), lang), version), True
 
     def wait(seconds: float) -> None:
