@@ -24,12 +24,15 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from companion.errors import StorageError
 from companion.games.crypt.record import command_from_json as crypt_command
 from companion.games.lootnrun.record import command_from_json as loot_command
 from companion.games.mummy.record import command_from_json as maze_command
 from companion.games.mummy.state import Phase
 from companion.games.records import MAX_DIGITS, MAX_TEXT
 from companion.service.appliance import Appliance
+from companion.service.journal import Journal
+from companion.service.loop import ServiceError
 from tests.test_pages import Table, start, wait_until
 
 SETTINGS = settings(
@@ -396,3 +399,40 @@ def test_what_the_journal_could_not_read_back_is_refused_at_the_door(tmp_path, p
         assert table.appliance.hub.services["lootnrun"].published.state == loot.state
     finally:
         table.appliance.close()
+
+
+# -- the journal's own guard -----------------------------------------------------------------
+
+#: Cards nested deeper than any record may be.
+DEEP: Any = 1
+for _ in range(40):
+    DEEP = [DEEP]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"cmd": "correction", "player": 0, "points": 10**31, "reason": "x"},
+        {"cmd": "correction", "player": 0, "points": 1, "reason": "\ud800"},
+        {"cmd": "run", "cards": DEEP},
+    ],
+)
+def test_the_journal_never_writes_what_it_could_not_read_back(tmp_path, command):
+    """Whatever way a command comes in, the journal refuses to write a row its reader
+    would set aside at the next start: nothing is written, the game is unchanged."""
+    journal = Journal(tmp_path / "journal.sqlite3")
+    try:
+        game = journal.new_game("lootnrun", {"record": "pyramid-companion/lootnrun"})
+        journal.append(game, {"cmd": "loot"})
+        with pytest.raises(ServiceError, match="This cannot be saved as it is: ") as info:
+            journal.append(game, command)
+        assert not isinstance(info.value, StorageError)  # not the disk: no 507, no retry
+        with pytest.raises(ServiceError, match="This cannot be saved as it is: "):
+            journal.replace_last(game, command)
+        with pytest.raises(ServiceError, match="This cannot be saved as it is: "):
+            journal.new_game("lootnrun", {"players": [{"name": "\ud800"}]})
+        assert journal.load(game).commands == [{"cmd": "loot"}]
+        assert journal.unfinished("lootnrun").id == game  # no new game either
+        assert journal.problem is None
+    finally:
+        journal.close()

@@ -31,7 +31,7 @@ from companion.games.records import RecordError, parse_json
 from companion.i18n import Msg, msg
 from companion.inputs import not_a_file
 
-from .loop import RetryLater
+from .loop import RetryLater, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,23 @@ DAMAGED_READ = msg(
     "The game journal on the Pi's storage is damaged and cannot be read."
     " The companion's log names the file and what to do."
 )
+
+
+class Unreadable(ServiceError):
+    """A command or setup the journal could not read back after a restart (a number, a
+    text or a nesting past the records' limits): refused, never written."""
+
+
+def _readable(value: dict[str, Any]) -> str:
+    """``value`` as the journal's JSON text, read back by the journal's own reader first:
+    what could not be resumed after a restart is refused now (``Unreadable``).  The API
+    refuses such bodies at the door already; this keeps every other way in honest."""
+    text = json.dumps(value)
+    try:
+        parse_json(text)
+    except RecordError as exc:
+        raise Unreadable(msg("This cannot be saved as it is: {error}.", error=exc.message)) from exc
+    return text
 
 
 def _user() -> str:
@@ -265,7 +282,7 @@ class Journal(Closing):
             )
             cursor = self.db.execute(
                 "INSERT INTO games (kind, setup, created) VALUES (?, ?, ?)",
-                (kind, json.dumps(setup), now),
+                (kind, _readable(setup), now),
             )
             game_id = cursor.lastrowid
             assert game_id is not None
@@ -284,7 +301,7 @@ class Journal(Closing):
             seq = int(row[0]) + 1
             self.db.execute(
                 "INSERT INTO commands (game_id, seq, command, created) VALUES (?, ?, ?, ?)",
-                (game_id, seq, json.dumps(command), time.time()),
+                (game_id, seq, _readable(command), time.time()),
             )
         return seq
 
@@ -321,7 +338,7 @@ class Journal(Closing):
             seq = int(row[0])
             self.db.execute(
                 "UPDATE commands SET command = ?, created = ? WHERE game_id = ? AND seq = ?",
-                (json.dumps(command), time.time(), game_id, seq),
+                (_readable(command), time.time(), game_id, seq),
             )
             self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
         return seq
