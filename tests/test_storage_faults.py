@@ -259,3 +259,26 @@ def test_the_crypt_on_a_full_journal_is_507_and_changes_nothing(table):
     assert crypt.game.id == game and crypt.game.history == []
     res = table.host.post("/crypt/api/command", json={"kind": "place_cube", "square": square})
     assert res.status_code == 200
+
+
+def test_seats_staged_but_never_put_in_place_are_cleared_at_the_next_start(tmp_path):
+    """A power cut between writing the new seats and moving them in place: the next
+    start uses the seats.json it had, and the staged file is gone."""
+    appliance = start(tmp_path)
+    try:
+        host = Table(appliance)
+        host.new_game(["red", "blue"])
+        before = (tmp_path / "seats.json").read_bytes()
+    finally:
+        appliance.close()
+    (tmp_path / ".seats-abc123.tmp").write_text('{"host": null, "table": null}')
+    again = start(tmp_path)
+    try:
+        store = create_app(again.service, secret_key=KEY, appliance=again).extensions[
+            "companion.seats"
+        ]
+        assert store.table is not None and store.table.colours == ["red", "blue"]
+        assert not (tmp_path / ".seats-abc123.tmp").exists()
+        assert (tmp_path / "seats.json").read_bytes() == before
+    finally:
+        again.close()

@@ -32,6 +32,7 @@ they were, so no phone is shut out by a change the host was told failed.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import errno
 import hmac
@@ -555,7 +556,12 @@ class Seats:
             staged.file.unlink(missing_ok=True)
 
     def _load(self) -> None:
-        if self.path is None or not self.path.exists():
+        if self.path is None:
+            return
+        for stale in self.path.parent.glob(".seats-*.tmp"):  # staged, never put in place
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        if not self.path.exists():
             return
         try:
             data = json.loads(read_text(self.path))
