@@ -39,6 +39,7 @@ def test_the_unit_runs_unprivileged_from_opt_in_its_state_directory() -> None:
     assert f"ExecStart={VENV}/bin/companion run --config {config} --port 8080" in lines
     assert {"User=companion", "SupplementaryGroups=gpio spi dialout"} <= lines
     assert {"Type=notify", "WatchdogSec=30", "After=network.target"} <= lines
+    assert "After=systemd-modules-load.service" in lines  # DeviceAllow's majors exist
     assert "WorkingDirectory=%S/pyramid-companion" in lines
     assert "Environment=LG_WD=%S/pyramid-companion" in lines  # lgpio's pipes: not in /
     assert "ProtectHome=yes" in lines  # the venv is under /opt, never in a home
@@ -127,12 +128,134 @@ def test_the_installer_says_a_reboot_is_needed_until_both_spi_devices_exist(
 ) -> None:
     spi0, spi1 = tmp_path / "spidev0.0", tmp_path / "spidev1.0"
     spi0.touch()
-    message = reboot_needed((spi0, spi1))
+    marker = tmp_path / "reboot-pending"
+    message = reboot_needed((spi0, spi1), marker, "boot-1")
     assert message and "sudo reboot" in message and str(spi1) in message
     assert str(spi0) not in message and "spi1-1cs" in message
     spi1.touch()
-    assert reboot_needed((spi0, spi1)) is None
+    assert reboot_needed((spi0, spi1), marker, "boot-1") is None
     assert (Path("/dev/spidev0.0"), Path("/dev/spidev1.0")) == install.SPI_DEVICES
+
+
+RASPI_CONFIG = ROOT / "tools" / "pi-check" / "raspi-config"
+
+
+@pytest.fixture
+def stand_in_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """A Raspberry Pi OS config.txt, the stand-in raspi-config on PATH (it does to
+    config.txt what the real one does), SPI devices and a boot id, all under tmp_path."""
+    config = tmp_path / "config.txt"
+    config.write_text("# Raspberry Pi OS\ndtparam=audio=on\n#dtparam=spi=on\n\n[all]\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "raspi-config").symlink_to(RASPI_CONFIG)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{__import__('os').environ['PATH']}")
+    monkeypatch.setenv("RASPI_CONFIG_CONFIG", str(config))
+    monkeypatch.setenv("RASPI_CONFIG_LOG", str(tmp_path / "raspi-config.log"))
+    boot = tmp_path / "boot_id"
+    boot.write_text("boot-1\n")
+    paths = {
+        "config": config,
+        "boot": boot,
+        "marker": tmp_path / "state" / "reboot-pending",
+        "spi0": tmp_path / "spidev0.0",
+        "spi1": tmp_path / "spidev1.0",
+        "modules": tmp_path / "modules-load.d" / "pyramid-companion.conf",
+        "log": tmp_path / "raspi-config.log",
+    }
+    monkeypatch.setattr(install, "FIRMWARE_CONFIGS", (config,))
+    monkeypatch.setattr(install, "REBOOT_MARKER", paths["marker"])
+    monkeypatch.setattr(install, "BOOT_ID", boot)
+    monkeypatch.setattr(install, "SPI_DEVICES", (paths["spi0"], paths["spi1"]))
+    monkeypatch.setattr(install, "MODULES_LOAD", paths["modules"])
+    return paths
+
+
+def pi_steps(names: set[str]) -> list[install.Step]:
+    return [s for s in install_steps(Options(start=False)) if s.name in names]
+
+
+def test_a_second_run_changes_nothing_says_so_and_the_reboot_advice_holds_until_a_boot(
+    stand_in_pi: dict[str, Path],
+) -> None:
+    """Over a stand-in config.txt and raspi-config: the first run enables SPI (live, as
+    raspi-config does) and writes the block; a second one changes nothing and says so;
+    both end with the reboot advice naming the overlay and the core clock, until the
+    boot id changes and the SPI devices exist."""
+    names = {"enable SPI", "kernel modules", "firmware config"}
+    first: list[str] = []
+    assert perform(pi_steps(names), dry_run=False, out=first.append)
+    assert [line.split(":")[0] for line in first] == [
+        "[ok]      enable SPI",
+        "[ok]      kernel modules",
+        "[ok]      firmware config",
+    ]
+    assert "dtparam spi=on (live)" in stand_in_pi["log"].read_text()
+    stand_in_pi["spi0"].touch()  # do_spi brought SPI0 up at once; SPI1 waits for a boot
+    after_first = stand_in_pi["config"].read_text()
+    assert "\ndtparam=spi=on\n" in after_first.split(install.BEGIN)[0]
+    advice = reboot_needed()
+    assert advice and "spi1-1cs" in advice and "core_freq=500" in advice
+    assert "core_freq=250" in advice and "sudo reboot" in advice
+
+    stand_in_pi["log"].write_text("")
+    second: list[str] = []
+    assert perform(pi_steps(names), dry_run=False, out=second.append)
+    assert second == [
+        "[done]    enable SPI: SPI already enabled (raspi-config nonint get_spi says 0)",
+        f"[done]    kernel modules: {stand_in_pi['modules']} already lists spidev, cdc_acm",
+        "[done]    firmware config: config.txt already set",
+    ]
+    assert stand_in_pi["config"].read_text() == after_first
+    assert "do_spi" not in stand_in_pi["log"].read_text()
+    assert reboot_needed() == advice  # still pending: said again at the end
+
+    stand_in_pi["boot"].write_text("boot-2\n")  # the reboot
+    stand_in_pi["spi1"].touch()
+    assert reboot_needed() is None
+
+
+def test_companion_logs_the_pending_reboot_at_start(
+    stand_in_pi: dict[str, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    from companion.board.pin_factory import log_pending_reboot
+
+    assert perform(pi_steps({"firmware config"}), dry_run=False, out=lambda _: None)
+    stand_in_pi["spi0"].touch()
+    stand_in_pi["spi1"].touch()
+    with caplog.at_level("WARNING"):
+        said = log_pending_reboot()
+    assert said and "core_freq" in said and said in caplog.text
+    stand_in_pi["boot"].write_text("boot-2\n")
+    assert log_pending_reboot() is None
+
+
+def test_the_installer_builds_in_a_copy_and_leaves_the_clone_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip (as root) builds the companion; the clone gets no build/ or *.egg-info."""
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT, clone, ignore=shutil.ignore_patterns(*install.NOT_BUILT))
+    before = sorted(str(p.relative_to(clone)) for p in clone.rglob("*"))
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    wheels = tmp_path / "wheels"
+    # the venv's pip: builds the wheel of what it is given, as pip install would
+    (venv / "bin" / "pip").write_text(
+        "#!/bin/sh\nfor a; do last=$a; done\n"
+        f"exec {__import__('sys').executable} -m pip wheel --quiet --no-deps "
+        f'-w {wheels} "${{last%\\[pi\\]}}"\n'
+    )
+    (venv / "bin" / "pip").chmod(0o755)
+    monkeypatch.setattr(install, "VENV", venv)
+    steps = [s for s in install_steps(Options(source=clone)) if s.name == "python packages"]
+    lines: list[str] = []
+    assert perform(steps, dry_run=False, out=lines.append), lines
+    assert [p.name for p in wheels.glob("pyramid_companion-*.whl")]
+    assert sorted(str(p.relative_to(clone)) for p in clone.rglob("*")) == before
+    makefile = (ROOT / "Makefile").read_text()
+    clean = makefile.split("\nclean:")[1].split("\n\n")[0]
+    assert "build" in clean and "*.egg-info" in clean
 
 
 def test_dry_run_prints_every_step_and_changes_nothing(
@@ -147,8 +270,9 @@ def test_dry_run_prints_every_step_and_changes_nothing(
         "service user",
         "groups",
         "udev rules",
-        "firmware config",
         "enable SPI",
+        "kernel modules",
+        "firmware config",
         "venv",
         "python packages",
         "board config",
@@ -156,8 +280,9 @@ def test_dry_run_prints_every_step_and_changes_nothing(
         "enable",
         "start",
     ]
-    assert "no test tools" in lines[7] and "constraints-pi.txt" in lines[7]
-    assert "port80.conf" in lines[9]
+    assert "no test tools" in lines[8] and "constraints-pi.txt" in lines[8]
+    assert "the clone stays as it is" in lines[8]
+    assert "port80.conf" in lines[10]
     assert list(tmp_path.iterdir()) == []
     lines.clear()
     perform(uninstall_steps(Options()), dry_run=True, out=lines.append)

@@ -2,42 +2,62 @@
 # The emulated Raspberry Pi check (minutes; not part of `make test`).  Needs root and a
 # Debian host; installs qemu-user-static, mmdebstrap and systemd-container if missing.
 #
-#   sudo tools/pi-check.sh [--fresh] [--arch arm64|armhf] [WORKDIR]   (default /var/tmp/pi-check)
+#   sudo tools/pi-check.sh [--fresh] [--arch arm64|armhf] [--negatives] [WORKDIR]
+#                                                           (WORKDIR: default /var/tmp/pi-check)
+#
+# --negatives breaks a copy of the clone three ways the issue found the check blind to and
+# runs the check on each (minutes each): every one must fail at the step named for it.
 #
 # arm64 is Raspberry Pi OS 64-bit (Pi 3, 4, 5, Zero 2 W); armhf is the 32-bit one.
 # NOSEC=1 leaves bookworm-security out of the root (for a mirror caught mid-sync).
 #
 # 1. builds a Debian Bookworm root of that architecture from Debian's own archive (kept in WORKDIR as
 #    root.base; --fresh builds it again) and copies it for this run;
-# 2. runs `./install.sh --port 80 --no-start` inside it (qemu-user-static), with a
-#    stand-in /boot/firmware/config.txt: everything but starting the service;
-# 3. runs it again: every step must say it is already done;
-# 4. opens the board stack there (tools/pi-check/board_check.py) as a Pi 4 and a Pi 5
-#    (a fake /proc/cpuinfo), over stand-ins for /dev/gpiochip0 and /dev/spidev0.*;
-# 5. boots the root with systemd-nspawn: the installed unit must reach "active" (the real
+# 2. runs `./install.sh --port 80 --no-start` inside it (qemu-user-static) from a clone
+#    owned by the user pi, with a stand-in /boot/firmware/config.txt and a stand-in
+#    raspi-config (tools/pi-check/raspi-config): everything but starting the service;
+#    the installer's own --print-paths says where it put things;
+# 3. runs it again: every step must say it is already done (SPI already enabled,
+#    config.txt already set), and both runs end with the reboot advice;
+# 4. the clone is as it was (owner, files) and `make clean` works in it as pi;
+# 5. opens the board stack there (tools/pi-check/board_check.py) as a Pi 4 and a Pi 5
+#    (a fake /proc/cpuinfo), over stand-ins for /dev/gpiochip0 and /dev/spidev*.*, which
+#    record every device node the stack opens;
+# 6. proves what nspawn under qemu cannot enforce (DeviceAllow=, seccomp): every node
+#    recorded is allowed by the unit, its module loads before the unit, udev gives it
+#    one of the unit's groups (tools/pi-check/device_access.py);
+# 7. boots the root with systemd-nspawn: the installed unit must reach "active" (the real
 #    start-up, not --mock, with the stand-in lgpio/spidev on its PYTHONPATH) and serve
 #    /healthz on port 80.
-# One line per step with its time; a failure names its step and shows the log's end.
+# One line per step with its time; a failure prints "FAILED: <step>: <reason>" and the
+# log's end.
 set -euo pipefail
 FRESH=0
 ARCH=arm64
+NEGATIVES=0
+RUN=""
+REPO=$(cd "$(dirname "$0")/.." && pwd)
 while [ $# -gt 0 ]; do
     case $1 in
         --fresh) FRESH=1; shift ;;
         --arch) ARCH=${2:-}; shift 2 ;;
+        --negatives) NEGATIVES=1; shift ;;
+        # internal (--negatives): check another copy of the clone, in a run of its own
+        --repo) REPO=$(cd "$2" && pwd); shift 2 ;;
+        --run) RUN=$2; shift 2 ;;
         *) break ;;
     esac
 done
+BASE=${1:-/var/tmp/pi-check}
 # The qemu binary for the architecture, and the Pis whose board stack is opened there.
 case $ARCH in
     arm64) QEMU=aarch64; MODELS=("4B c03114" "5B d04170") ;;
     armhf) QEMU=arm; MODELS=("3B a02082" "4B c03114" "Zero2W 902120") ;;
     *) echo "pi-check: --arch is arm64 or armhf" >&2; exit 2 ;;
 esac
-W=${1:-/var/tmp/pi-check}/$ARCH
-REPO=$(cd "$(dirname "$0")/.." && pwd)
-R=$W/root
-LOG=$W/logs
+W=$BASE/$ARCH
+R=$W/root${RUN:+-$RUN}
+LOG=$W/logs${RUN:+-$RUN}
 T0=$(date +%s)
 NSPAWN=""
 mkdir -p "$W" "$LOG"
@@ -45,7 +65,7 @@ mkdir -p "$W" "$LOG"
 step() { STEP=$1; S0=$(date +%s); }
 ok() { printf '[%4ds] %-34s ok (%ds)%s\n' $(($(date +%s) - T0)) "$STEP" $(($(date +%s) - S0)) "${1:+  $1}"; }
 fail() {
-    printf '[%4ds] %-34s FAILED%s\n' $(($(date +%s) - T0)) "$STEP" "${1:+: $1}"
+    printf '[%4ds] %-34s FAILED: %s%s\n' $(($(date +%s) - T0)) "$STEP" "$STEP" "${1:+: $1}"
     [ -n "${2:-}" ] && [ -f "$2" ] && tail -25 "$2" | sed 's/^/    | /'
     exit 1
 }
@@ -57,11 +77,47 @@ unmount_all() {
     return 0
 }
 trap unmount_all EXIT
+# The clone's files (git's list; a --negatives copy is no repository: all its files).
+copy_clone() {
+    if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+        git -C "$REPO" ls-files -z | (cd "$REPO" && xargs -0 cp --parents -t "$1")
+    else
+        (cd "$REPO" && find . -type f -print0 | xargs -0 cp --parents -t "$1")
+    fi
+}
 in_root() {
     chroot "$R" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
         PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"
 }
+
+if [ "$NEGATIVES" = 1 ]; then
+    # Each breakage of a copy of the clone, and the step whose failure must name it.
+    NEG=$W/negatives
+    rm -rf "$NEG"; mkdir -p "$NEG"
+    BREAKS=(
+        "lsb_first|board stack on a Pi ${MODELS[0]%% *}|s/\"lsb_first\", False/\"lsb_first\", True/|companion/board/shift_register.py"
+        "venv-under-root|boot with systemd-nspawn|/^PREFIX = /s#/opt/#/root/#|companion/service/install.py"
+        "no-char-spi|device access (DeviceAllow, groups, modules)|/^DeviceAllow=char-spi rw\$/d|companion/service/data/pyramid-companion.service"
+    )
+    printf '%-16s %-46s %s\n' breakage "expected FAILED step" result
+    status=0
+    for b in "${BREAKS[@]}"; do
+        IFS='|' read -r name want expr file <<< "$b"
+        copy=$NEG/$name/pyramid-companion
+        mkdir -p "$copy"
+        copy_clone "$copy"
+        before=$(md5sum "$copy/$file")
+        sed -i -E "$expr" "$copy/$file"
+        [ "$before" != "$(md5sum "$copy/$file")" ] || { echo "pi-check: $name changed nothing in $file" >&2; exit 2; }
+        "$copy/tools/pi-check.sh" --arch "$ARCH" --repo "$copy" --run "neg-$name" "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
+            || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //')
+        if [[ $got == "$want:"* ]]; then result="failed there: ${got#"$want: "}"; else result="WRONG: $got"; status=1; fi
+        printf '%-16s %-46s %s\n' "$name" "$want" "${result:0:150}"
+        rm -rf "$W/root-neg-$name"
+    done
+    exit $status
+fi
 
 step "host tools"
 if ! command -v mmdebstrap >/dev/null || ! command -v systemd-nspawn >/dev/null \
@@ -100,34 +156,66 @@ fi
 step "copy the root for this run"
 rm -rf "$R"
 cp -a "$W/root.base" "$R"
-mkdir -p "$R/boot/firmware" "$R/root/pyramid-companion"
+CLONE=/home/pi/pyramid-companion
+mkdir -p "$R/boot/firmware" "$R$CLONE"
 printf '# stand-in for Raspberry Pi OS config.txt\ndtparam=audio=on\ncamera_auto_detect=1\n\n[all]\n' \
     > "$R/boot/firmware/config.txt"
-git -C "$REPO" ls-files -z | (cd "$REPO" && xargs -0 cp --parents -t "$R/root/pyramid-companion")
+install -m 755 "$REPO/tools/pi-check/raspi-config" "$R/usr/bin/raspi-config"
+copy_clone "$R$CLONE"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
 mount --bind /dev "$R/dev"
 mount --bind /dev/pts "$R/dev/pts"
+in_root useradd --create-home --uid 1000 --shell /bin/sh pi 2>/dev/null || true
+chown -R 1000:1000 "$R/home/pi"
 ok "$(du -shx "$R" | cut -f1)"
 
+step "paths from the installer"
+in_root "$CLONE/install.sh" --print-paths > "$LOG/paths.txt" 2> "$LOG/paths.err" \
+    || fail "install.sh --print-paths" "$LOG/paths.err"
+while IFS='=' read -r key value; do
+    case $key in
+        PREFIX|VENV|CONFIG_DIR|STATE_DIR|UNIT|UDEV_RULE|MODULES_LOAD|REBOOT_MARKER)
+            [[ $value == /* ]] || fail "$key=$value is not an absolute path" "$LOG/paths.txt"
+            printf -v "P_$key" '%s' "$value" ;;
+    esac
+done < "$LOG/paths.txt"
+[ -n "${P_VENV:-}" ] && [ -n "${P_UNIT:-}" ] && [ -n "${P_MODULES_LOAD:-}" ] || fail "paths missing" "$LOG/paths.txt"
+(cd "$R$CLONE" && find . -printf '%u %m %p\n' | sort) > "$LOG/clone-before.txt"
+ok "venv $P_VENV, unit $P_UNIT"
+
 step "install.sh --port 80 --no-start"
-in_root /root/pyramid-companion/install.sh --port 80 --no-start > "$LOG/install.log" 2>&1 \
+in_root "$CLONE/install.sh" --port 80 --no-start > "$LOG/install.log" 2>&1 \
     || fail "install.sh" "$LOG/install.log"
 sed 's/^/    | /' "$LOG/install.log"
+grep -q '^\[ok\] *enable SPI' "$LOG/install.log" || fail "raspi-config do_spi never ran" "$LOG/install.log"
+grep -q '^reboot once.*spi1-1cs.*core_freq' "$LOG/install.log" || fail "no reboot advice naming spi1-1cs and core_freq" "$LOG/install.log"
 ok
 
 step "install.sh again (idempotent)"
-in_root /root/pyramid-companion/install.sh --port 80 --no-start > "$LOG/install2.log" 2>&1 \
+cp "$R/boot/firmware/config.txt" "$LOG/config-after-1.txt"
+in_root "$CLONE/install.sh" --port 80 --no-start > "$LOG/install2.log" 2>&1 \
     || fail "install.sh, second run" "$LOG/install2.log"
 grep -E '^\[(ok|FAILED)' "$LOG/install2.log" | grep -v 'python packages' && fail "a step ran again" "$LOG/install2.log"
-ok "$(grep -c '^\[done\]' "$LOG/install2.log") steps already done"
+grep -q '^\[done\] *enable SPI: SPI already enabled' "$LOG/install2.log" || fail "no 'SPI already enabled'" "$LOG/install2.log"
+grep -q '^\[done\] *firmware config: config.txt already set' "$LOG/install2.log" || fail "no 'config.txt already set'" "$LOG/install2.log"
+cmp -s "$LOG/config-after-1.txt" "$R/boot/firmware/config.txt" || fail "config.txt changed on the second run" "$LOG/install2.log"
+grep -q '^reboot once' "$LOG/install2.log" || fail "the reboot still pending was not said again" "$LOG/install2.log"
+ok "$(grep -c '^\[done\]' "$LOG/install2.log") steps already done; the reboot advice again"
+
+step "the clone as it was"
+(cd "$R$CLONE" && find . -printf '%u %m %p\n' | sort) > "$LOG/clone-after.txt"
+diff "$LOG/clone-before.txt" "$LOG/clone-after.txt" > "$LOG/clone.diff" || fail "the installer changed the clone" "$LOG/clone.diff"
+in_root su pi -c "cd $CLONE && mkdir -p build x.egg-info && make clean && test ! -e build && test ! -e x.egg-info" \
+    > "$LOG/make-clean.log" 2>&1 || fail "make clean as pi" "$LOG/make-clean.log"
+ok "$(wc -l < "$LOG/clone-after.txt") entries, all pi's; make clean as pi"
 
 step "no test tools in the venv"
-if in_root /opt/pyramid-companion/venv/bin/pip list 2>/dev/null | grep -iE '^(pytest|playwright|mypy|ruff|hypothesis) '; then
+if in_root "$P_VENV/bin/pip" list 2>/dev/null | grep -iE '^(pytest|playwright|mypy|ruff|hypothesis) '; then
     fail "test tools were installed"
 fi
-in_root /opt/pyramid-companion/venv/bin/pip freeze > "$LOG/pip-freeze.txt"
+in_root "$P_VENV/bin/pip" freeze > "$LOG/pip-freeze.txt"
 ok "$(wc -l < "$LOG/pip-freeze.txt") packages (pip freeze in $LOG/pip-freeze.txt)"
 
 for model in "${MODELS[@]}"; do
@@ -137,7 +225,7 @@ for model in "${MODELS[@]}"; do
         "$2" "$1" > "$W/cpuinfo-$1"
     mount --bind "$W/cpuinfo-$1" "$R/proc/cpuinfo"
     rm -rf "$R/opt/pi-check"; cp -r "$REPO/tools/pi-check" "$R/opt/pi-check"
-    in_root sh -c "cd /tmp && LG_WD=/tmp /opt/pyramid-companion/venv/bin/python \
+    in_root sh -c "cd /tmp && LG_WD=/tmp PI_CHECK_DEVICES=/tmp/devices-opened $P_VENV/bin/python \
         /opt/pi-check/board_check.py $1 /opt/pi-check" > "$LOG/board-$1.log" 2>&1 \
         || { umount "$R/proc/cpuinfo"; fail "board_check.py" "$LOG/board-$1.log"; }
     umount "$R/proc/cpuinfo"
@@ -145,8 +233,16 @@ for model in "${MODELS[@]}"; do
     ok
 done
 
+step "device access (DeviceAllow, groups, modules)"
+# nspawn under qemu enforces neither the device list nor seccomp: prove it from the files.
+python3 "$REPO/tools/pi-check/device_access.py" "$R" "$P_UNIT" "$P_MODULES_LOAD" "$P_VENV" \
+    "$R/tmp/devices-opened" > "$LOG/device-access.log" 2>&1 \
+    || fail "$(tail -1 "$LOG/device-access.log")" "$LOG/device-access.log"
+sed 's/^/    | /; s/^    |     | /    | /' "$LOG/device-access.log"
+ok
+
 step "systemd-analyze verify (in the root)"
-in_root systemd-analyze verify /etc/systemd/system/pyramid-companion.service > "$LOG/verify.log" 2>&1 \
+in_root systemd-analyze verify "$P_UNIT" > "$LOG/verify.log" 2>&1 \
     || fail "systemd-analyze verify" "$LOG/verify.log"
 [ -s "$LOG/verify.log" ] && fail "systemd-analyze verify warned" "$LOG/verify.log"
 ok
@@ -155,8 +251,8 @@ step "boot with systemd-nspawn"
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 # The Pi 4's cpuinfo at boot; the stand-in lgpio/spidev on the service's PYTHONPATH
 # (qemu-user has no /dev/gpiochip0); a slow emulated start-up may take minutes.
-mkdir -p "$R/etc/systemd/system/pyramid-companion.service.d"
-cat > "$R/etc/systemd/system/pyramid-companion.service.d/pi-check.conf" <<'UNIT'
+mkdir -p "$R$P_UNIT.d"
+cat > "$R$P_UNIT.d/pi-check.conf" <<'UNIT'
 [Service]
 Environment=PYTHONPATH=/opt/pi-check
 BindReadOnlyPaths=/opt/pi-check/cpuinfo-4B:/proc/cpuinfo
@@ -169,7 +265,7 @@ Description=pi-check: report the companion's state
 After=pyramid-companion.service
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; sleep 1; done; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal'
+ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal'
 [Install]
 WantedBy=multi-user.target
 UNIT

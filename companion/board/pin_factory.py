@@ -46,7 +46,19 @@ def open_pin_factory(*, chip: int | None = None) -> Any:
             "is this a Raspberry Pi, and may this user open /dev/gpiochip* (group gpio)?"
         ) from exc
     log.info("pin factory: %s", describe(factory))
+    log_pending_reboot()
     return factory
+
+
+def log_pending_reboot() -> str | None:
+    """Warn at start while config.txt changes of the installer wait for a reboot (the SPI
+    overlays, the core clock the NeoPixels' timing needs); returns the warning."""
+    from companion.service.install import reboot_needed  # standard library only
+
+    advice = reboot_needed()
+    if advice:
+        log.warning("%s", advice)
+    return advice
 
 
 def describe(factory: Any) -> str:

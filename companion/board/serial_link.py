@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
 import threading
 import time
@@ -217,6 +218,16 @@ class DeviceTracker:
         self.counters = counters
 
 
+#: Seconds between two warnings that the port may not be opened (it is retried meanwhile).
+DENIED_WARNING_EVERY = 60.0
+
+
+def denied(exc: BaseException) -> bool:
+    """True when opening the port failed for want of permission (EACCES/EPERM): the
+    device policy or the groups, not a missing Pico."""
+    return getattr(exc, "errno", None) in (errno.EACCES, errno.EPERM)
+
+
 class SerialLink(Closing):
     """The link to the board firmware, reopened with backoff whenever the port fails.
 
@@ -261,6 +272,7 @@ class SerialLink(Closing):
         #: The device path opened last (``url`` itself unless it is "auto").
         self.port_name = ""
         self._port_problem = ""
+        self._next_denied_warning = 0.0
         self.tracker = DeviceTracker()
         self._decoder = protocol.FrameDecoder()
         self._write_lock = threading.Lock()
@@ -412,7 +424,18 @@ class SerialLink(Closing):
                 )
             except (*_PORT_ERRORS, ValueError) as exc:
                 self._open_failures += 1
-                if str(exc) != self._port_problem:  # say it once, not at every retry
+                now = time.monotonic()
+                if denied(exc):  # the service may not open it: say so, once a minute
+                    if now >= self._next_denied_warning:
+                        self._next_denied_warning = now + DENIED_WARNING_EVERY
+                        log.warning(
+                            "cannot open %s: permission denied (%s); retrying. The service "
+                            "user needs group dialout and the unit DeviceAllow=char-ttyACM "
+                            "with cdc_acm loaded before it starts (systemd/README.md)",
+                            self.port_name or self.url,
+                            exc,
+                        )
+                elif str(exc) != self._port_problem:  # say it once, not at every retry
                     self._port_problem = str(exc)
                     level = logging.WARNING if self.url == usb_ports.AUTO else logging.DEBUG
                     log.log(level, "cannot open %s: %s", self.url, exc)

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,15 @@ CONFIG_DIR = Path("/etc/pyramid-companion")
 STATE_DIR = Path("/var/lib/pyramid-companion")
 UNIT_DIR = Path("/etc/systemd/system")
 UDEV_RULE = Path("/etc/udev/rules.d/60-pyramid-companion.rules")
+#: Loaded at boot before the unit starts (its After=systemd-modules-load.service), so that
+#: DeviceAllow=char-spi and char-ttyACM find their majors in /proc/devices when systemd
+#: builds the device list at start: a Pico plugged in later is then already allowed.
+MODULES_LOAD = Path("/etc/modules-load.d/pyramid-companion.conf")
+KERNEL_MODULES = ("spidev", "cdc_acm")
+#: Written when the installer changed config.txt; pending until the next boot (another
+#: boot id), read by the installer's last line and by ``companion run`` at start.
+REBOOT_MARKER = STATE_DIR / "reboot-pending"
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 FIRMWARE_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
 #: Build tools only for what has no wheel on the Pi (spidev); avahi answers <name>.local.
 APT_PACKAGES = ("python3-venv", "python3-dev", "build-essential", "avahi-daemon")
@@ -62,6 +72,18 @@ UDEV_RULES = """\
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="spidev", KERNEL=="spidev*", GROUP="spi", MODE="0660"
 """
+
+
+MODULES_TEXT = (
+    "# pyramid-companion: spidev (/dev/spidev*) and cdc_acm (the Pico's /dev/ttyACM*) load\n"
+    "# before the service, so its DeviceAllow= list names their majors from the start.\n"
+    + "".join(f"{module}\n" for module in KERNEL_MODULES)
+)
+
+#: Directories and files of a clone that are never part of a build (the user's venv,
+#: caches, an earlier build): the build copy leaves them out.
+NOT_BUILT = (".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+             ".mypy_cache", ".ruff_cache", ".hypothesis", "node_modules")  # fmt: skip
 
 
 class StepFailed(RuntimeError):
@@ -110,16 +132,68 @@ def without_block(text: str) -> str:
 #: The SPI devices the board needs; the firmware config creates them at the next boot.
 SPI_DEVICES = (Path("/dev/spidev0.0"), Path("/dev/spidev1.0"))
 
+#: What each line of the block does that only a reboot applies.
+NEEDS_REBOOT = {
+    "dtparam=spi=on": "SPI0 (/dev/spidev0.0, the NeoPixels)",
+    "dtoverlay=spi1-1cs,cs0_pin=18": "SPI1 (/dev/spidev1.0, the sensor chain)",
+    "core_freq=250": "the fixed core clock of a Pi 3 or Zero 2 W (the NeoPixels' timing)",
+    "core_freq=500": "the fixed core clock of a Pi 4 (the NeoPixels' timing)",
+    "core_freq_min=500": "the fixed core clock of a Pi 4 (the NeoPixels' timing)",
+}
 
-def reboot_needed(devices: Sequence[Path] = SPI_DEVICES) -> str | None:
-    """What to tell the user when a reboot must still bring up SPI0 and SPI1, or None."""
-    missing = [str(device) for device in devices if not device.exists()]
-    if not missing:
-        return None
-    return (
-        f"reboot once so that SPI and the core clock take effect ({', '.join(missing)} "
-        "missing: dtparam=spi=on and dtoverlay=spi1-1cs act at boot): sudo reboot"
+
+def new_boot_lines(before: str, after: str) -> list[str]:
+    """The lines of ``after`` (a config.txt) that need a reboot and ``before`` lacked."""
+    had = {line.strip() for line in before.splitlines()}
+    return [line for line in NEEDS_REBOOT if line in after.splitlines() and line not in had]
+
+
+def boot_id(path: Path | None = None) -> str:
+    """This boot's id (a new one at every boot; "" where the kernel has none)."""
+    try:
+        return (path or BOOT_ID).read_text("ascii").strip()
+    except OSError:
+        return ""
+
+
+def mark_reboot(lines: Sequence[str], marker: Path, boot: str) -> None:
+    """Note that ``lines`` of config.txt wait for the next boot (added to a pending note)."""
+    pending = pending_reboot(marker, boot)
+    marker.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    text = "".join(
+        f"{line}\n" for line in [boot, *pending, *(x for x in lines if x not in pending)]
     )
+    marker.write_text(text, encoding="utf-8")
+    marker.chmod(0o644)
+
+
+def pending_reboot(marker: Path | None = None, boot: str | None = None) -> list[str]:
+    """The config.txt lines the installer wrote in this boot (a reboot applies them)."""
+    try:
+        first, *lines = (marker or REBOOT_MARKER).read_text("utf-8").splitlines()
+    except (OSError, ValueError):
+        return []
+    return lines if first == (boot_id() if boot is None else boot) else []
+
+
+def reboot_needed(
+    devices: Sequence[Path] | None = None, marker: Path | None = None, boot: str | None = None
+) -> str | None:
+    """What to tell the user while a reboot must still apply config.txt, or None.
+
+    Pending are the lines the installer wrote since the last boot (the marker: the core
+    clock has no other trace a script can read) and any SPI device still missing.
+    """
+    pending = pending_reboot(marker, boot)
+    missing = [str(device) for device in devices or SPI_DEVICES if not device.exists()]
+    if not pending and not missing:
+        return None
+    why = [f"{line} ({NEEDS_REBOOT[line]})" for line in pending if line in NEEDS_REBOOT]
+    if missing:
+        why.append(
+            f"{', '.join(missing)} missing (dtparam=spi=on and dtoverlay=spi1-1cs act at boot)"
+        )
+    return "reboot once so that config.txt takes effect: " + "; ".join(why) + ": sudo reboot"
 
 
 def unit_text(venv: Path = VENV, name: str = UNIT_NAME) -> str:
@@ -159,6 +233,14 @@ def write_if_changed(path: Path, text: str, mode: int = 0o644) -> None:
 
 def same_text(path: Path, text: str) -> bool:
     return path.is_file() and read_text(path) == text
+
+
+def build_copy(source: Path, into: Path) -> Path:
+    """A copy of the clone ``source`` to build from, so that pip (as root) writes its
+    build/ and *.egg-info there and the user's clone stays as it was."""
+    target = into / source.name
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_BUILT), symlinks=True)
+    return target
 
 
 def firmware_config() -> Path | None:
@@ -216,6 +298,11 @@ def install_steps(opt: Options) -> list[Step]:
             run(["udevadm", "control", "--reload"], "reboot to load the udev rules")
             run(["udevadm", "trigger"], "reboot to apply the udev rules")
 
+    def modules() -> None:
+        write_if_changed(MODULES_LOAD, MODULES_TEXT)
+        if opt.start:  # now too, for the start below (a reboot would do it as well)
+            run(["modprobe", "-a", *KERNEL_MODULES], "reboot: the modules load at boot")
+
     def firmware() -> None:
         path = firmware_config()
         if path is None:
@@ -223,7 +310,10 @@ def install_steps(opt: Options) -> list[Step]:
                 "no /boot/firmware/config.txt: is this Raspberry Pi OS Bookworm? Add these "
                 "lines to the firmware's config.txt by hand:\n" + FIRMWARE_BLOCK
             )
-        path.write_text(with_block(read_text(path)), encoding="utf-8")
+        before = read_text(path)
+        after = with_block(before)
+        path.write_text(after, encoding="utf-8")
+        mark_reboot(new_boot_lines(before, after), REBOOT_MARKER, boot_id())
 
     def firmware_done() -> bool:
         path = firmware_config()
@@ -235,6 +325,15 @@ def install_steps(opt: Options) -> list[Step]:
             "enable SPI in `sudo raspi-config` (Interface Options), then reboot",
         )
 
+    def spi_done() -> bool:
+        # raspi-config's own answer: "0" when config.txt has SPI on (as do_spi 0 leaves it)
+        if shutil.which("raspi-config") is None:
+            return True
+        done = subprocess.run(
+            ["raspi-config", "nonint", "get_spi"], capture_output=True, text=True, check=False
+        )
+        return done.returncode == 0 and done.stdout.strip() == "0"
+
     def venv() -> None:
         PREFIX.mkdir(parents=True, exist_ok=True)
         run([sys.executable, "-m", "venv", str(VENV)], "install python3-venv and run again")
@@ -242,12 +341,14 @@ def install_steps(opt: Options) -> list[Step]:
     def packages() -> None:
         if not constraints.is_file():
             raise StepFailed(f"{constraints} is missing: run the installer from a full clone")
-        run(
-            [str(VENV / "bin" / "pip"), "install", "--quiet", "--no-cache-dir",
-             "--disable-pip-version-check", "-c", str(constraints), f"{opt.source}[pi]"],
-            "check the network; a package without a wheel for this Pi is built with the "
-            "apt step's build tools: run the installer again, and read the pip error above",
-        )  # fmt: skip
+        with tempfile.TemporaryDirectory(prefix="pyramid-companion-build-") as tmp:
+            copy = build_copy(opt.source, Path(tmp))
+            run(
+                [str(VENV / "bin" / "pip"), "install", "--quiet", "--no-cache-dir",
+                 "--disable-pip-version-check", "-c", str(constraints), f"{copy}[pi]"],
+                "check the network; a package without a wheel for this Pi is built with the "
+                "apt step's build tools: run the installer again, and read the pip error above",
+            )  # fmt: skip
 
     def board_config() -> None:
         example = opt.source / "companion" / "board" / "data" / "reference-1-pi.toml"
@@ -296,20 +397,31 @@ def install_steps(opt: Options) -> list[Step]:
             lambda: same_text(UDEV_RULE, UDEV_RULES),
         ),
         Step(
+            "enable SPI",
+            "raspi-config nonint do_spi 0 (SPI0 at once; SPI1's overlay needs the reboot)",
+            spi,
+            "",
+            spi_done,
+            "SPI already enabled (raspi-config nonint get_spi says 0)"
+            if shutil.which("raspi-config")
+            else "no raspi-config here: config.txt's dtparam=spi=on enables SPI at the next boot",
+        ),
+        Step(
+            "kernel modules",
+            f"write {MODULES_LOAD} ({', '.join(KERNEL_MODULES)} load at boot, before the unit)",
+            modules,
+            "",
+            lambda: same_text(MODULES_LOAD, MODULES_TEXT),
+            f"{MODULES_LOAD} already lists {', '.join(KERNEL_MODULES)}",
+        ),
+        Step(
             "firmware config",
             "config.txt: dtparam=spi=on, dtoverlay=spi1-1cs,cs0_pin=18 (the sensor chain's "
             "bus); core_freq=250 (Pi 3, Zero 2 W), 500 (Pi 4); a reboot applies it",
             firmware,
             "",
             firmware_done,
-        ),
-        Step(
-            "enable SPI",
-            "raspi-config nonint do_spi 0 (SPI0 at once; SPI1's overlay needs the reboot)",
-            spi,
-            "",
-            lambda: shutil.which("raspi-config") is None,
-            "no raspi-config here: config.txt's dtparam=spi=on enables SPI at the next boot",
+            "config.txt already set",
         ),
         Step(
             "venv",
@@ -320,7 +432,8 @@ def install_steps(opt: Options) -> list[Step]:
         ),
         Step(
             "python packages",
-            f"pip install -c {constraints.name} '{opt.source}[pi]' (no test tools)",
+            f"pip install -c {constraints.name} '{opt.source}[pi]' (no test tools; built in "
+            "a temporary copy, the clone stays as it is)" + piwheels_note(),
             packages,
             "",
         ),
@@ -390,6 +503,13 @@ def uninstall_steps(opt: Options) -> list[Step]:
             lambda: not UDEV_RULE.exists(),
         ),
         Step(
+            "kernel modules",
+            f"remove {MODULES_LOAD}",
+            lambda: MODULES_LOAD.unlink(),
+            "",
+            lambda: not MODULES_LOAD.exists(),
+        ),
+        Step(
             "firmware config",
             "remove our block from config.txt",
             firmware,
@@ -444,6 +564,30 @@ def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object
     return True
 
 
+def piwheels_note(pip_conf: Path = Path("/etc/pip.conf")) -> str:
+    """Where the wheels come from: Raspberry Pi OS names piwheels (ready-built 32-bit
+    wheels) in /etc/pip.conf, and pip, run by the installer, reads it."""
+    try:
+        text = pip_conf.read_text("utf-8")
+    except (OSError, ValueError):
+        return "; PyPI only"
+    return "; PyPI and piwheels (/etc/pip.conf)" if "piwheels" in text else "; PyPI only"
+
+
+def paths() -> dict[str, Path]:
+    """Where the installer puts things (``--print-paths``: tools/pi-check.sh reads them)."""
+    return {
+        "PREFIX": PREFIX,
+        "VENV": VENV,
+        "CONFIG_DIR": CONFIG_DIR,
+        "STATE_DIR": STATE_DIR,
+        "UNIT": UNIT_DIR / UNIT_NAME,
+        "UDEV_RULE": UDEV_RULE,
+        "MODULES_LOAD": MODULES_LOAD,
+        "REBOOT_MARKER": REBOOT_MARKER,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="install.sh", description="install the pyramid companion as a service on a Pi"
@@ -456,7 +600,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="do not (re)start the service (an image or a chroot)")  # fmt: skip
     parser.add_argument("--purge", action="store_true",
                         help="uninstall: remove the game journal and board config too")  # fmt: skip
+    parser.add_argument("--print-paths", action="store_true",
+                        help="print where the installer puts things (NAME=path lines)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.print_paths:
+        for name, path in paths().items():
+            print(f"{name}={path}")
+        return 0
     opt = Options(port=args.port, start=args.start, purge=args.purge)
     if not args.dry_run and os.geteuid() != 0:
         print("install.sh: run it as root: sudo ./install.sh", file=sys.stderr)

@@ -48,10 +48,14 @@ with ShiftRegisterChain(
     print(f"74HC165 chain: {s.chips} chips read through {type(chain.spi).__name__}")
 
 
+from lgpio import opened  # noqa: E402  (the stand-in: records the nodes opened)
+
+
 class Wire:
     data = b""
 
     def exchange(self, bus, device, mode, speed_hz, data):
+        opened(f"/dev/spidev{bus}.{device}")
         Wire.data = data
         return bytes(len(data))
 
@@ -74,6 +78,23 @@ with NeoPixelStrip(10, 3, "GRB", spidev=Spidev) as strip:
     print(f"NeoPixels: neopixel_spi frame on /dev/spidev0.0 decodes to {shown}")
 
 import serial  # noqa: E402
+
+from companion.board import usb_ports  # noqa: E402
+
+
+class PicoPort:
+    """What pyserial lists for a Pico with the board firmware (reference design 2)."""
+
+    device, vid, pid, interface = "/dev/ttyACM1", 0x239A, 0x80F4, "CircuitPython CDC2 control"
+
+
+class ConsolePort(PicoPort):
+    device, interface = "/dev/ttyACM0", "CircuitPython CDC control"
+
+
+pico = usb_ports.find_data_port(lambda: [ConsolePort(), PicoPort()], lambda _: [])
+opened(pico)
+print(f"Pico data port found by port = auto: {pico}")
 
 with serial.serial_for_url("loop://", timeout=1) as port:
     port.write(b"ping")

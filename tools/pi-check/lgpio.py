@@ -23,7 +23,16 @@ class error(Exception):
     pass
 
 
+def opened(path):
+    """Note a device node the stack opens ($PI_CHECK_DEVICES; pi-check's device step)."""
+    record = os.environ.get("PI_CHECK_DEVICES")
+    if record:
+        with open(record, "a", encoding="utf-8") as out:
+            out.write(path + "\n")
+
+
 def gpiochip_open(chip):
+    opened(f"/dev/gpiochip{chip}")
     where = os.environ.get("LG_WD") or os.getcwd()
     pipe = os.path.join(where, f".lgd-nfy{os.getpid()}")
     try:
@@ -91,6 +100,7 @@ def callback(handle, gpio, edge=BOTH_EDGES, func=None):
 
 
 def spi_open(bus, device, baud, flags=0):
+    opened(f"/dev/spidev{bus}.{device}")
     handle = next(_handles)
     _spi[handle] = (bus, device)
     return handle
