@@ -2,6 +2,9 @@
 # The Raspberry Pi's set-up command, from a clone of this repository:
 #   sudo ./install.sh [--dry-run] [--port 80] [--no-start]
 #   sudo ./install.sh uninstall [--purge]      (--purge also removes the game journal)
+#   sudo ./install.sh update                   (git pull, reinstall, restart, /healthz;
+#                                               the previous version back if it fails)
+#   ./install.sh --print-paths                 (where it puts things, NAME=path)
 # Each step is skipped when already done; systemd/README.md says what each does.
 set -e
 cd "$(dirname "$0")"

@@ -10,11 +10,15 @@ board config unless ``--purge``.  systemd/README.md describes each step.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+import tomllib
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -564,6 +568,147 @@ def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object
     return True
 
 
+# -- updates ---------------------------------------------------------------------------------
+
+EXAMPLES = "companion/board/data"
+
+
+def as_owner(clone: Path, command: Sequence[str]) -> list[str]:
+    """``command`` run as the clone's owner (git must never leave root-owned files)."""
+    owner = clone.stat().st_uid
+    if owner == os.geteuid():
+        return list(command)
+    import pwd
+
+    return ["runuser", "-u", pwd.getpwuid(owner).pw_name, "--", *command]
+
+
+def git(clone: Path, *args: str, hint: str = "") -> str:
+    return run(as_owner(clone, ["git", "-C", str(clone), *args]), hint or "see git's words").strip()
+
+
+def toml_keys(text: str) -> set[str]:
+    """The dotted keys of a TOML text (tables' keys, not the tables)."""
+    keys: set[str] = set()
+
+    def walk(table: dict[str, object], prefix: str) -> None:
+        for key, value in table.items():
+            if isinstance(value, dict):
+                walk(value, f"{prefix}{key}.")
+            else:
+                keys.add(prefix + key)
+
+    with contextlib.suppress(tomllib.TOMLDecodeError):  # a broken one: its start says so
+        walk(tomllib.loads(text), "")
+    return keys
+
+
+def config_changes(
+    old_examples: Sequence[str], new_examples: Sequence[str], mine: str
+) -> list[str]:
+    """Lines naming what an update changes in board.toml's keys: those the new version
+    added (they take their defaults) and those of ``mine`` it no longer reads."""
+    old = set().union(*(toml_keys(t) for t in old_examples)) if old_examples else set()
+    new = set().union(*(toml_keys(t) for t in new_examples)) if new_examples else set()
+    lines = [f"board.toml: new key {key} (its default applies)" for key in sorted(new - old)]
+    lines += [
+        f"board.toml: {key} is no longer used by this version (remove it)"
+        for key in sorted((old - new) & toml_keys(mine))
+    ]
+    return lines
+
+
+def healthy(port: int, wait: float = 180.0, every: float = 3.0) -> bool:
+    """True once http://127.0.0.1:<port>/healthz answers 200 (a slow card starts in
+    about a minute), False after ``wait`` seconds."""
+    end = time.monotonic() + wait
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() >= end:
+            return False
+        time.sleep(every)
+
+
+def fetch(clone: Path, out: Callable[[str], object] = print) -> tuple[str, str]:
+    """``git pull --ff-only`` in the clone as its owner: (the commit before, the one after)."""
+    if not (clone / ".git").exists():
+        raise StepFailed(
+            f"{clone} is no git clone: put the new release there by hand and run "
+            "`sudo ./install.sh` (the journal and board.toml stay)"
+        )
+    before = git(clone, "rev-parse", "HEAD")
+    git(clone, "pull", "--ff-only", "--quiet",
+        hint="the clone has changes of its own or no network: `git status` in it")  # fmt: skip
+    after = git(clone, "rev-parse", "HEAD")
+    out(f"[ok]      fetch: git pull in {clone}: {before[:10]} -> {after[:10]}")
+    return before, after
+
+
+def update(
+    opt: Options,
+    previous: str,
+    *,
+    steps: Callable[[Options], list[Step]] = install_steps,
+    check: Callable[[int], bool] = healthy,
+    out: Callable[[str], object] = print,
+) -> bool:
+    """Install the clone's new version (already fetched) over ``previous``: the venv is
+    built anew from the constraints, the journal, secret key and board.toml stay, the
+    service restarts and must answer /healthz; else the previous version is put back."""
+    clone = opt.source
+    unit_path, dropin = UNIT_DIR / UNIT_NAME, UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
+    saved = {path: path.read_text("utf-8") for path in (unit_path, dropin) if path.is_file()}
+    old_venv = VENV.with_name(VENV.name + ".previous")
+    shutil.rmtree(old_venv, ignore_errors=True)
+    if VENV.exists():
+        VENV.rename(old_venv)
+
+    def examples(commit: str | None) -> list[str]:
+        names = sorted(p.name for p in (clone / EXAMPLES).glob("*.toml"))
+        if commit is None:
+            return [(clone / EXAMPLES / name).read_text("utf-8") for name in names]
+        texts = []
+        for name in names:
+            done = subprocess.run(as_owner(clone, ["git", "-C", str(clone), "show",
+                                  f"{commit}:{EXAMPLES}/{name}"]),
+                                  capture_output=True, text=True, check=False)  # fmt: skip
+            if done.returncode == 0:
+                texts.append(done.stdout)
+        return texts
+
+    mine = CONFIG_DIR / "board.toml"
+    for line in config_changes(
+        examples(previous), examples(None), read_text(mine) if mine.is_file() else ""
+    ):
+        out(line)
+    ok = perform(steps(opt), dry_run=False, out=out)
+    if ok and not check(opt.port):
+        out(f"[FAILED]  healthz: http://127.0.0.1:{opt.port}/healthz did not answer")
+        ok = False
+    if ok:
+        shutil.rmtree(old_venv, ignore_errors=True)
+        out(f"updated to {git(clone, 'rev-parse', 'HEAD')[:10]}; /healthz answers")
+        return True
+    out(f"update failed: putting {previous[:10]} back")
+    git(clone, "reset", "--keep", previous, hint="put the clone back by hand: git checkout")
+    if old_venv.exists():
+        shutil.rmtree(VENV, ignore_errors=True)
+        old_venv.rename(VENV)
+    for path, text in saved.items():
+        write_if_changed(path, text)
+    if opt.start:
+        run(["systemctl", "daemon-reload"], "run `sudo systemctl daemon-reload`")
+        run(["systemctl", "restart", UNIT_NAME], "read `journalctl -u pyramid-companion -b`")
+    back = check(opt.port)
+    out(f"the previous version {previous[:10]} is back" + ("" if back else " (no /healthz yet)"))
+    return False
+
+
 def piwheels_note(pip_conf: Path = Path("/etc/pip.conf")) -> str:
     """Where the wheels come from: Raspberry Pi OS names piwheels (ready-built 32-bit
     wheels) in /etc/pip.conf, and pip, run by the installer, reads it."""
@@ -592,7 +737,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="install.sh", description="install the pyramid companion as a service on a Pi"
     )
-    parser.add_argument("action", nargs="?", choices=["install", "uninstall"], default="install")
+    parser.add_argument(
+        "action", nargs="?", choices=["install", "uninstall", "update"], default="install"
+    )
+    parser.add_argument("--from", dest="previous", help=argparse.SUPPRESS)  # update, fetched
     parser.add_argument("--dry-run", action="store_true", help="print every step, do nothing")
     parser.add_argument("--port", type=PORT, choices=[80, 8080], default=8080,
                         help="80: phones open http://<name>.local/ (no port)")  # fmt: skip
@@ -611,6 +759,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.dry_run and os.geteuid() != 0:
         print("install.sh: run it as root: sudo ./install.sh", file=sys.stderr)
         return 1
+    if args.action == "update":
+        # The port the table was installed with, unless given.
+        if "--port" not in (argv if argv is not None else sys.argv):
+            installed = UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
+            opt.port = 80 if installed.exists() else 8080
+        if args.previous is None:  # fetch, then the new version's installer goes on
+            try:
+                before, after = fetch(opt.source)
+            except StepFailed as exc:
+                print(f"[FAILED]  fetch: {exc}")
+                return 1
+            if before == after:
+                print("already the newest version: nothing to update")
+                return 0
+            os.execv(sys.executable, [sys.executable, "-m", "companion.service.install",
+                     "update", "--from", before, "--port", str(opt.port),
+                     *([] if opt.start else ["--no-start"])])  # fmt: skip
+        return 0 if update(opt, args.previous) else 1
     steps = install_steps(opt) if args.action == "install" else uninstall_steps(opt)
     if not perform(steps, dry_run=args.dry_run):
         return 1

@@ -1,0 +1,125 @@
+"""``sudo ./install.sh update``: a real git clone goes from the previous commit to the new
+one; the venv is built anew, the journal, secret key and board.toml stay, new and removed
+config keys are named, and a new version that does not answer /healthz is rolled back.
+
+The install steps and the health check are stand-ins (no apt, systemd or pip here); the
+git side, the file moves and the key comparison are the installer's own.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion.service import install
+from companion.service.install import Options, Step, fetch, update
+
+OLD_EXAMPLE = "[sensors]\nchips = 19\nold_key = 2\n"
+NEW_EXAMPLE = "[sensors]\nchips = 19\nnew_key = 3\n"
+
+
+def git(where: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    """An upstream with the previous and the new commit, a table's clone at the previous
+    one, and an installed table: venv, unit, board.toml, journal and secret key."""
+    upstream = tmp_path / "upstream"
+    example = upstream / install.EXAMPLES / "reference-1-pi.toml"
+    example.parent.mkdir(parents=True)
+    example.write_text(OLD_EXAMPLE)
+    git(tmp_path, "init", "-q", "-b", "main", str(upstream))
+    for key, value in (("user.name", "t"), ("user.email", "t@example.org")):
+        git(upstream, "config", key, value)
+    git(upstream, "add", ".")
+    git(upstream, "commit", "-qm", "previous")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(clone))
+    example.write_text(NEW_EXAMPLE)
+    git(upstream, "commit", "-qam", "new")
+    paths = {
+        "clone": clone,
+        "venv": tmp_path / "opt" / "venv",
+        "units": tmp_path / "units",
+        "config": tmp_path / "etc",
+        "state": tmp_path / "state",
+    }
+    paths["venv"].mkdir(parents=True)
+    (paths["venv"] / "version").write_text("previous")
+    paths["units"].mkdir()
+    (paths["units"] / install.UNIT_NAME).write_text("previous unit")
+    paths["config"].mkdir()
+    (paths["config"] / "board.toml").write_text("[sensors]\nchips = 7\nold_key = 5\n")
+    paths["state"].mkdir()
+    (paths["state"] / "journal.sqlite").write_bytes(b"games")
+    (paths["state"] / "secret_key").write_bytes(b"s3cret")
+    monkeypatch.setattr(install, "VENV", paths["venv"])
+    monkeypatch.setattr(install, "UNIT_DIR", paths["units"])
+    monkeypatch.setattr(install, "CONFIG_DIR", paths["config"])
+    monkeypatch.setattr(install, "STATE_DIR", paths["state"])
+    return paths
+
+
+def new_install(opt: Options) -> list[Step]:
+    """The install steps' stand-in: a new venv (from the clone's version) and unit."""
+
+    def build() -> None:
+        install.VENV.mkdir(parents=True)
+        version = (opt.source / install.EXAMPLES / "reference-1-pi.toml").read_text()
+        (install.VENV / "version").write_text("new" if "new_key" in version else "previous")
+        (install.UNIT_DIR / install.UNIT_NAME).write_text("new unit")
+
+    return [Step("venv and unit", "stand-in", build, "", lambda: install.VENV.exists())]
+
+
+def kept(table: dict[str, Path]) -> bool:
+    return (
+        (table["state"] / "journal.sqlite").read_bytes() == b"games"
+        and (table["state"] / "secret_key").read_bytes() == b"s3cret"
+        and (table["config"] / "board.toml").read_text() == "[sensors]\nchips = 7\nold_key = 5\n"
+    )
+
+
+def test_an_update_brings_the_new_version_and_keeps_the_tables_data(
+    table: dict[str, Path],
+) -> None:
+    lines: list[str] = []
+    before, after = fetch(table["clone"], lines.append)
+    assert before != after == git(table["clone"], "rev-parse", "HEAD")
+    opt = Options(source=table["clone"], start=False)
+    assert update(opt, before, steps=new_install, check=lambda port: True, out=lines.append)
+    assert (table["venv"] / "version").read_text() == "new"  # built anew
+    assert not table["venv"].with_name("venv.previous").exists()
+    assert (table["units"] / install.UNIT_NAME).read_text() == "new unit"
+    assert kept(table)
+    assert "board.toml: new key sensors.new_key (its default applies)" in lines
+    assert "board.toml: sensors.old_key is no longer used by this version (remove it)" in lines
+    assert lines[-1] == f"updated to {after[:10]}; /healthz answers"
+    assert fetch(table["clone"], lines.append) == (after, after)  # nothing new: nothing to do
+
+
+def test_a_new_version_without_healthz_is_rolled_back(table: dict[str, Path]) -> None:
+    lines: list[str] = []
+    before, after = fetch(table["clone"], lines.append)
+    answers = iter([False, True])  # the new one stays silent; the previous one answers
+    opt = Options(source=table["clone"], start=False)
+    assert not update(
+        opt, before, steps=new_install, check=lambda p: next(answers), out=lines.append
+    )
+    assert git(table["clone"], "rev-parse", "HEAD") == before
+    assert (table["venv"] / "version").read_text() == "previous"
+    assert (table["units"] / install.UNIT_NAME).read_text() == "previous unit"
+    assert kept(table)
+    assert "[FAILED]  healthz: http://127.0.0.1:8080/healthz did not answer" in lines
+    assert lines[-1] == f"the previous version {before[:10]} is back"
+
+
+def test_a_clone_that_is_no_git_checkout_is_told_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(install.StepFailed, match="no git clone"):
+        fetch(tmp_path)
