@@ -107,6 +107,7 @@ def test_an_update_brings_the_new_version_and_keeps_the_tables_data(
 def test_a_new_version_without_healthz_is_rolled_back(table: dict[str, Path]) -> None:
     lines: list[str] = []
     before, after = fetch(table["clone"], lines.append)
+    assert git(table["clone"], "rev-parse", "HEAD") == after
     answers = iter([False, True])  # the new one stays silent; the previous one answers
     opt = Options(source=table["clone"], start=False)
     assert not update(
