@@ -358,3 +358,44 @@ def test_a_restart_after_a_finished_game_adds_no_game_to_the_journal(tmp_path):
         assert kinds.fetchone()[0] == 1
     finally:
         second.close()
+
+
+def test_a_square_a_maze_figure_stood_on_is_the_crypts_only_where_it_asks_for_a_meeple(app):
+    """A seeker stood on C10 (the crypt's a1) when the maze gave the board away.  The
+    crypt never sees that magnet, lifted or put back, nor a meeple put down there by a
+    player (the page keeps asking: nothing is taken).  Tapped on the phone, the corner
+    is asked for: the magnet standing there all along is still not taken for the meeple
+    (that would say a figure stood there), but lifted and put down again it is the
+    meeple, and from then on the square is the crypt's.  Nothing is stuck."""
+    service = crypt(app)
+    service.new_game(players=2, computer=None, seed=2)
+    corner = at("a1")
+    app.mock_board.place(corner)  # while the maze holds the board
+    wait_until(lambda: corner in app.hub._occupied)
+    version = service.published.version
+    app.hub.activate("crypt")
+    service.wait_for_change(version, 3.0)
+    for position in sorted(app.mock_board.occupied - {corner}):  # the camp pads cleared
+        app.mock_board.lift(position)
+    while service.published.state.phase is Phase.PLACING_CUBES:
+        service.submit(choose_command(service.published.state, seed=5))
+    assert service.published.state.phase is Phase.PLACING_MEEPLES
+    version, ply_before = service.published.version, ply(app)
+    app.mock_board.lift(corner)
+    wait_until(lambda: corner not in app.hub._occupied)
+    app.mock_board.place(corner)  # the seeker's figure put back, or a meeple: unseen
+    wait_until(lambda: corner in app.hub._occupied)
+    time.sleep(0.1)
+    assert service.published.version == version and ply(app) == ply_before
+    service.submit(PlaceMeeple(parse_square("a1")))  # tapped on the phone
+    wait_until(lambda: service.published.judgement.missing == {corner})
+    assert "a1" in str(service.published.judgement.message)  # the crypt named it itself
+    app.mock_board.lift(corner)
+    wait_until(lambda: corner not in app.hub._occupied)
+    time.sleep(0.1)
+    assert service.published.judgement.missing == {corner}
+    app.mock_board.place(corner)
+    wait_until(lambda: service.published.judgement.matches)
+    assert app.hub.off_board() == 0
+    app.mock_board.lift(corner)  # the crypt's square now: its meeple lifted is seen
+    wait_until(lambda: service.published.judgement.missing == {corner})
