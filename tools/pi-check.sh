@@ -225,9 +225,10 @@ for model in "${MODELS[@]}"; do
         "$2" "$1" > "$W/cpuinfo-$1"
     mount --bind "$W/cpuinfo-$1" "$R/proc/cpuinfo"
     rm -rf "$R/opt/pi-check"; cp -r "$REPO/tools/pi-check" "$R/opt/pi-check"
-    in_root sh -c "cd /tmp && LG_WD=/tmp PI_CHECK_DEVICES=/tmp/devices-opened $P_VENV/bin/python \
-        /opt/pi-check/board_check.py $1 /opt/pi-check" > "$LOG/board-$1.log" 2>&1 \
-        || { umount "$R/proc/cpuinfo"; fail "board_check.py" "$LOG/board-$1.log"; }
+    # QEMU_STRACE: qemu-user writes every syscall of the stack to stderr (the device step)
+    in_root sh -c "cd /tmp && LG_WD=/tmp PI_CHECK_DEVICES=/tmp/devices-opened QEMU_STRACE=1 $P_VENV/bin/python \
+        /opt/pi-check/board_check.py $1 /opt/pi-check" > "$LOG/board-$1.log" 2> "$LOG/board-$1.strace" \
+        || { umount "$R/proc/cpuinfo"; grep -v '^[0-9]* ' "$LOG/board-$1.strace" >> "$LOG/board-$1.log"; fail "board_check.py" "$LOG/board-$1.log"; }
     umount "$R/proc/cpuinfo"
     sed 's/^/    | /' "$LOG/board-$1.log"
     ok
@@ -235,8 +236,10 @@ done
 
 step "device access (DeviceAllow, groups, modules)"
 # nspawn under qemu enforces neither the device list nor seccomp: prove it from the files.
+in_root systemd-analyze syscall-filter > "$LOG/syscall-filter.txt" 2>&1 || true
+cat "$LOG"/board-*.strace > "$LOG/strace-all.txt"
 python3 "$REPO/tools/pi-check/device_access.py" "$R" "$P_UNIT" "$P_MODULES_LOAD" "$P_VENV" \
-    "$R/tmp/devices-opened" > "$LOG/device-access.log" 2>&1 \
+    "$R/tmp/devices-opened" "$LOG/strace-all.txt" "$LOG/syscall-filter.txt" > "$LOG/device-access.log" 2>&1 \
     || fail "$(tail -1 "$LOG/device-access.log")" "$LOG/device-access.log"
 sed 's/^/    | /; s/^    |     | /    | /' "$LOG/device-access.log"
 ok

@@ -11,10 +11,13 @@ stand-ins), against the installed files of the emulated root (paths from the ins
 - the group udev gives the node (the root's rules and the installer's, in udev's order)
   is one of the unit's groups;
 - ``SystemCallArchitectures=native`` admits the venv's python (its ELF machine is the
-  root's own architecture).  The unit sets no ``SystemCallFilter=``: nothing else to
-  check there.
+  root's own architecture);
+- every syscall the board stack made (recorded by qemu-user's ``QEMU_STRACE``) is inside
+  the unit's ``SystemCallFilter=`` (the groups as the root's ``systemd-analyze
+  syscall-filter`` lists them); with no filter in the unit, it says which of them
+  ``@system-service`` would refuse.
 
-    python3 device_access.py ROOT UNIT MODULES_LOAD VENV RECORDED_NODES
+    python3 device_access.py ROOT UNIT MODULES_LOAD VENV RECORDED_NODES [STRACE FILTERS]
 
 Prints one line per node; the last line says what fails, and the exit status is 1.
 """
@@ -132,9 +135,57 @@ def check(root: Path, unit: Path, modules_load: Path, venv: Path, nodes: list[st
         problems.append(f"{real} is ELF machine {machine}, not the root's native {arch}")
     else:
         print(f"    | SystemCallArchitectures=native: {real.name} is {arch} (ELF {machine})")
-    if unit_values(texts, "SystemCallFilter"):
-        problems.append("SystemCallFilter= is set: record the stack's syscalls to check it")
     return problems
+
+
+def syscall_groups(listing: str) -> dict[str, set[str]]:
+    """``systemd-analyze syscall-filter``'s groups: @name -> syscalls (and @subgroups)."""
+    groups: dict[str, set[str]] = {}
+    current = None
+    for line in listing.splitlines():
+        if line.startswith("@"):
+            current = groups.setdefault(line.split()[0], set())
+        elif current is not None and line.startswith("    ") and not line.strip().startswith("#"):
+            current.add(line.split()[0])
+    return groups
+
+
+def expand(names: list[str], groups: dict[str, set[str]]) -> set[str]:
+    out: set[str] = set()
+    for name in names:
+        if name.startswith("@"):
+            out |= expand(sorted(groups.get(name, ())), groups)
+        else:
+            out.add(name)
+    return out
+
+
+def check_syscalls(texts: list[str], strace: str, listing: str) -> list[str]:
+    """Problems with the recorded syscalls against the unit's SystemCallFilter=."""
+    made = set(re.findall(r"^\d+ ([a-z_0-9]+)\(", strace, re.MULTILINE))
+    if not made:
+        return ["no syscalls recorded (QEMU_STRACE gave nothing)"]
+    groups = syscall_groups(listing)
+    filters = unit_values(texts, "SystemCallFilter")
+    allowed: set[str] = set()
+    denied: set[str] = set()
+    for value in filters:
+        names = value.removeprefix("~").split()
+        (denied if value.startswith("~") else allowed).update(expand(names, groups))
+    if filters:
+        outside = sorted(name for name in made if (allowed and name not in allowed) or name in denied)
+        if outside:
+            return [f"SystemCallFilter= refuses syscalls the stack makes: {', '.join(outside)}"]
+        print(f"    | SystemCallFilter=: all {len(made)} syscalls the stack made are inside")
+        return []
+    service = expand(["@system-service"], groups)
+    outside = sorted(made - service)
+    print(
+        f"    | no SystemCallFilter= in the unit; the stack made {len(made)} distinct syscalls; "
+        + (f"@system-service would refuse {', '.join(outside)}" if outside else
+           "@system-service admits them all")
+    )
+    return []
 
 
 def main() -> int:
@@ -145,6 +196,12 @@ def main() -> int:
         return 1
     inside = Path(str(unit).lstrip("/"))
     problems = check(root, root / inside, root / str(modules_load).lstrip("/"), venv, nodes)
+    if len(sys.argv) > 7:
+        unit_file = root / inside
+        texts = [unit_file.read_text("utf-8")]
+        texts += [p.read_text("utf-8") for p in sorted(unit_file.parent.glob(f"{unit_file.name}.d/*.conf"))]
+        strace = Path(sys.argv[6]).read_text("utf-8", "replace")
+        problems += check_syscalls(texts, strace, Path(sys.argv[7]).read_text("utf-8"))
     if problems:
         print("; ".join(problems))
         return 1

@@ -1,0 +1,125 @@
+"""tools/pi-check/device_access.py, the emulated check's step for what nspawn under qemu
+cannot enforce: over a small root with the installer's own unit, modules-load.d file and
+udev rules, it passes, and each of the breakages a Pi would suffer makes it fail."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from companion.service import install
+
+ROOT = Path(__file__).resolve().parent.parent
+NODES = ["/dev/gpiochip0", "/dev/spidev0.0", "/dev/spidev1.0", "/dev/ttyACM1"]
+DEBIAN_TTY_RULE = (
+    'SUBSYSTEM=="tty", KERNEL=="tty[A-Z]*[0-9]|ttymxc[0-9]*|pppox[0-9]*", GROUP="dialout"\n'
+)
+
+
+def load() -> ModuleType:
+    path = ROOT / "tools" / "pi-check" / "device_access.py"
+    spec = importlib.util.spec_from_file_location("device_access", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_root(tmp_path: Path, unit: str) -> Path:
+    root = tmp_path / "root"
+    units = root / "etc/systemd/system"
+    units.mkdir(parents=True)
+    (units / install.UNIT_NAME).write_text(unit)
+    (root / "etc/modules-load.d").mkdir(parents=True)
+    (root / "etc/modules-load.d/pyramid-companion.conf").write_text(install.MODULES_TEXT)
+    (root / "etc/udev/rules.d").mkdir(parents=True)
+    (root / "etc/udev/rules.d/60-pyramid-companion.rules").write_text(install.UDEV_RULES)
+    (root / "usr/lib/udev/rules.d").mkdir(parents=True)
+    (root / "usr/lib/udev/rules.d/50-udev-default.rules").write_text(DEBIAN_TTY_RULE)
+    (root / "var/lib/dpkg").mkdir(parents=True)
+    (root / "var/lib/dpkg/arch").write_text("amd64\n")
+    (root / "usr/bin").mkdir(parents=True, exist_ok=True)
+    shutil.copy(Path(sys.executable).resolve(), root / "usr/bin/python3")  # an amd64 ELF here
+    venv = root / "opt/pyramid-companion/venv/bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to("/usr/bin/python3")  # absolute: resolved inside the root
+    return root
+
+
+def problems(tmp_path: Path, unit: str) -> list[str]:
+    if sys.platform != "linux" or Path(sys.executable).resolve().read_bytes()[18] != 62:
+        pytest.skip("the stand-in root's python is this machine's: x86-64 only")
+    root = make_root(tmp_path, unit)
+    module = load()
+    result: list[str] = module.check(
+        root,
+        root / "etc/systemd/system" / install.UNIT_NAME,
+        root / "etc/modules-load.d/pyramid-companion.conf",
+        Path("/opt/pyramid-companion/venv"),
+        NODES,
+    )
+    return result
+
+
+def test_the_installed_unit_reaches_every_node_the_stack_opens(tmp_path: Path) -> None:
+    assert problems(tmp_path, install.unit_text()) == []
+
+
+def test_without_device_allow_char_spi_the_spi_nodes_fail(tmp_path: Path) -> None:
+    unit = install.unit_text().replace("DeviceAllow=char-spi rw\n", "")
+    found = problems(tmp_path, unit)
+    assert [p.split(":")[0] for p in found] == ["/dev/spidev0.0", "/dev/spidev1.0"]
+    assert "no DeviceAllow=char-spi rw" in found[0]
+
+
+def test_a_unit_started_before_the_modules_load_fails_for_spi_and_the_pico(
+    tmp_path: Path,
+) -> None:
+    unit = install.unit_text().replace("After=systemd-modules-load.service\n", "")
+    found = problems(tmp_path, unit)
+    assert [p.split(":")[0] for p in found] == ["/dev/spidev0.0", "/dev/spidev1.0", "/dev/ttyACM1"]
+    assert "looked up in /proc/devices at start" in found[0]
+
+
+def test_a_group_the_unit_lacks_fails(tmp_path: Path) -> None:
+    unit = install.unit_text().replace(
+        "SupplementaryGroups=gpio spi dialout", "SupplementaryGroups=gpio spi"
+    )
+    found = problems(tmp_path, unit)
+    assert found == [
+        "/dev/ttyACM1: udev gives it group dialout, not one of the unit's: gpio spi companion"
+    ]
+
+
+LISTING = """@basic-io
+    # Basic IO
+    read
+    write
+    close
+
+@system-service
+    # General system service operations
+    @basic-io
+    ioctl
+    openat
+"""
+STRACE = '4242 openat(AT_FDCWD,"/dev/spidev0.0",O_RDWR) = 3\n4242 ioctl(3,1073769217,0) = 0\n'
+
+
+def test_the_recorded_syscalls_are_held_against_the_units_filter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    module = load()
+    assert module.check_syscalls(["SystemCallFilter=@system-service\n"], STRACE, LISTING) == []
+    refused = module.check_syscalls(["SystemCallFilter=@basic-io\n"], STRACE, LISTING)
+    assert refused == ["SystemCallFilter= refuses syscalls the stack makes: ioctl, openat"]
+    assert module.check_syscalls(["[Service]\n"], STRACE + "4242 mknodat(1) = 0\n", LISTING) == []
+    assert "@system-service would refuse mknodat" in capsys.readouterr().out
+    assert module.check_syscalls(["[Service]\n"], "", LISTING) == [
+        "no syscalls recorded (QEMU_STRACE gave nothing)"
+    ]
