@@ -833,13 +833,41 @@ SECTIONS: dict[str, Callable[[bool], list[Figure]]] = {
     "streams": lambda quick: bench_streams(quick, _run_companion),
     "pages": bench_pages,
     "attacks": lambda quick: bench_attacks(quick, _run_companion),
+    "player": lambda quick: _player("bench_player", quick),
+    "player_pi": lambda quick: _player("bench_player_pi", quick),
 }
+
+
+def _player(name: str, quick: bool) -> list[Figure]:
+    """The player's rows in real browsers (``bench_player.py``)."""
+    from companion import bench_player
+
+    figures: list[Figure] = getattr(bench_player, name)(quick)
+    return figures
+
+
+def bench_think_decisions(level: str, quick: bool) -> list[float]:
+    """Every decision time (s) of one level of the computer mummy over a few games."""
+    from companion.games.mummy.computer import Level
+    from companion.games.mummy.simulate import ComputerPlayer, play_fast, setup_for
+    from companion.mazes import load_maze
+
+    maze, _ = load_maze(None)
+    times: list[float] = []
+    for seed in range(3 if quick else 20):
+        setup = setup_for(maze, 4, 70_000 + seed)
+        play_fast(setup, _TimedDecisions(ComputerPlayer(setup, Level(level)), times, []))
+    return times
+
+
+#: Sections run only when named (``--only player_pi``): minutes in a quarter core.
+ON_REQUEST = frozenset({"player_pi"})
 
 
 def run_bench(quick: bool, only: list[str] | None = None) -> list[Figure]:
     figures: list[Figure] = []
     for name, section in SECTIONS.items():
-        if only and name not in only:
+        if (only and name not in only) or (not only and name in ON_REQUEST):
             continue
         figures += section(quick)
     return figures

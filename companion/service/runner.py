@@ -173,6 +173,10 @@ def run(
     watchdog = Watchdog(notifier)
     appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=key, appliance=appliance)
+    if mock and os.environ.get("COMPANION_TRACE"):  # companion bench's player rows
+        from companion.bench_trace import install
+
+        install(appliance, app, os.environ["COMPANION_TRACE"])
     # The hotspot's name and password (``companion hotspot``), for the host page's QR code.
     app.config["WIFI_JOIN"] = hotspot.load(config_path.parent if config_path else CONFIG_DIR)
     try:
