@@ -687,7 +687,7 @@ def _rss_worker() -> None:
     from companion.service.appliance import build
     from companion.service.autoplay import play_game
 
-    config = parse_config(default_config_text().replace("settle_ms = 100", "settle_ms = 20"))
+    config = parse_config(default_config_text().replace("settle_ms = 91", "settle_ms = 20"))
     maze, text = load_maze(None)
     with tempfile.TemporaryDirectory() as directory:
         app = build(config, maze, text, state_dir=Path(directory), mock=True, quiet_s=0.05)

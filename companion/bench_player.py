@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,20 +78,27 @@ class Quarter:
         self.path: Path | None = None
         self.how = ""
         self.why_not = ""
+        self.share = 0.0
 
     def make(self) -> bool:
+        """Make the cgroup, and check that it holds a busy process to about a quarter
+        of a core (a directory that only looks like one is refused)."""
         v2 = Path("/sys/fs/cgroup")
         for root, control, value in (
             (v2, "cpu.max", f"{QUOTA_US} {PERIOD_US}"),
             (v2 / "unified", "cpu.max", f"{QUOTA_US} {PERIOD_US}"),
             (v2 / "cpu", "cpu.cfs_quota_us", str(QUOTA_US)),
         ):
+            if not (root / "cgroup.procs").exists():
+                continue  # not a cgroup hierarchy (a tmpfs, say)
             path = root / f"companion-bench-{os.getpid()}"
             try:
                 path.mkdir()
             except OSError:
                 continue
             try:
+                if not (path / control).exists():
+                    raise OSError(f"no {control}: the cpu controller is not enabled there")
                 if control == "cpu.cfs_quota_us":
                     (path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
                 (path / control).write_text(value)
@@ -101,15 +107,40 @@ class Quarter:
                 continue
             self.path = path
             self.how = f"cgroup {path} {control}={value}"
-            return True
-        if shutil.which("systemd-run") and _systemd_runs():
+            break
+        if self.path is None and shutil.which("systemd-run") and _systemd_runs():
             self.how = "systemd-run --scope -p CPUQuota=25%"
-            return True
-        self.why_not = (
-            "no cgroup with a cpu controller could be made here (cgroup v2 cpu.max, "
-            "v1 cpu.cfs_quota_us) and systemd-run --scope does not work"
+        if not self.how:
+            self.why_not = (
+                "no cgroup with a cpu controller could be made here (cgroup v2 cpu.max, "
+                "v1 cpu.cfs_quota_us) and systemd-run --scope does not work"
+            )
+            return False
+        self.share = self.measure()
+        if not 0.05 < self.share < 0.35:
+            self.remove()
+            self.why_not = (
+                f"{self.how} did not hold a busy process to a quarter of a core "
+                f"(it used {self.share:.2f} of one)"
+            )
+            return False
+        self.how += f" (a busy process used {self.share:.2f} of a core there)"
+        return True
+
+    def measure(self, seconds: float = 2.0) -> float:
+        """The share of one core a busy process gets in the group."""
+        code = (
+            "import time\n"
+            f"end = time.monotonic() + {seconds}\n"
+            "while time.monotonic() < end: pass\n"
+            "print(time.process_time())\n"
         )
-        return False
+        proc = subprocess.Popen(
+            self.command([sys.executable, "-c", code]), stdout=subprocess.PIPE, text=True
+        )
+        self.enter(proc.pid)
+        out, _ = proc.communicate(timeout=60)
+        return float(out.strip().splitlines()[-1]) / seconds
 
     def command(self, argv: list[str]) -> list[str]:
         if self.path is None and self.how:
@@ -337,7 +368,7 @@ def _mummy_turn(table: Table) -> list[dict[str, Any]]:
     url = table.base + "/api/mummy/command"
     steps: list[dict[str, Any]] = []
     for _ in range(20):
-        status, state = _api(page, "GET", table.base + "/api/mummy/state")
+        _, state = _api(page, "GET", table.base + "/api/mummy/state")
         phase = state["view"]["phase"]
         if phase == "mummy_roll":
             _api(page, "POST", url, {"cmd": "roll_mummy_die"})
@@ -364,14 +395,18 @@ def _mummy_turn(table: Table) -> list[dict[str, Any]]:
             _api(page, "POST", url, {"cmd": "end_mummy_move"})
             continue
         cell = step["cell"]
-        mark = re.compile(rf'"mummy": {cell}\b')
-        hit = _wait(
-            lambda m=mark: next(
-                (s for s in table.seen("table") if m.search(s["data"])), None
-            )
-        )
+        hit = _wait(_showing(table, re.compile(rf'"mummy": {cell}\b')))
         steps.append({"tapped": tapped[0] / 1000, "cell": cell, "table": hit["shown"] / 1000})
     return steps
+
+
+def _showing(table: Table, mark: re.Pattern[str]) -> Callable[[], dict[str, Any] | None]:
+    """The table page's first stamped message that matches ``mark``, once it came."""
+
+    def find() -> dict[str, Any] | None:
+        return next((s for s in table.seen("table") if mark.search(s["data"])), None)
+
+    return find
 
 
 # -- the rows --------------------------------------------------------------------------------
@@ -386,28 +421,42 @@ def _breakdown(moves: list[dict[str, Any]], trace: list[dict[str, Any]]) -> dict
 
     for move in moves:
         edge = next(
-            (e for e in trace if e["k"] == "edge" and e["position"] == move["to"] and e["occupied"]
-             and e["t"] >= move["after"]),
+            (
+                e
+                for e in trace
+                if e["k"] == "edge"
+                and e["position"] == move["to"]
+                and e["occupied"]
+                and e["t"] >= move["after"]
+            ),
             None,
         )
         if edge is None:
             continue
         later = [e for e in trace if e["t"] >= edge["t"] - 1e-3]
         settle = next(
-            (e for e in later if e["k"] == "settled"
-             and any(c[0] == move["to"] and c[1] for c in e["changes"])),
+            (
+                e
+                for e in later
+                if e["k"] == "settled" and any(c[0] == move["to"] and c[1] for c in e["changes"])
+            ),
             None,
         )
         if settle is None:
             continue
         change = next(c for c in settle["changes"] if c[0] == move["to"])
         dispatch = next(e for e in later if e["k"] == "dispatch" and e["t"] >= settle["t"])
-        j_start = next(e for e in later if e["k"] == "journal" and not e["end"]
-                       and e["t"] >= dispatch["t"])
-        j_end = next(e for e in later if e["k"] == "journal" and e["end"]
-                     and e["t"] >= j_start["t"])
-        publish = next(e for e in later if e["k"] == "publish" and e["t"] >= j_end["t"]
-                       and e["phase"] == "seeker_card")
+        j_start = next(
+            e for e in later if e["k"] == "journal" and not e["end"] and e["t"] >= dispatch["t"]
+        )
+        j_end = next(
+            e for e in later if e["k"] == "journal" and e["end"] and e["t"] >= j_start["t"]
+        )
+        publish = next(
+            e
+            for e in later
+            if e["k"] == "publish" and e["t"] >= j_end["t"] and e["phase"] == "seeker_card"
+        )
         add("scan", change[2] - edge["t"])
         add("settle", change[3] - change[2])
         add("deliver", dispatch["t"] - change[3])
@@ -417,8 +466,11 @@ def _breakdown(moves: list[dict[str, Any]], trace: list[dict[str, Any]]) -> dict
         written_at = []
         for name, seat in move["seats"].items():
             written = next(
-                (e for e in later if e["k"] == "written" and e["seat"] == seat
-                 and e["t"] >= publish["t"]),
+                (
+                    e
+                    for e in later
+                    if e["k"] == "written" and e["seat"] == seat and e["t"] >= publish["t"]
+                ),
                 None,
             )
             shown = move["shown"][name]["shown"] / 1000
@@ -437,13 +489,19 @@ def _mummy_rows(steps: list[dict[str, Any]], trace: list[dict[str, Any]]) -> dic
     for step in steps:
         rows.setdefault("mummy_table", []).append((step["table"] - step["tapped"]) * 1000)
         publish = next(
-            (e for e in trace if e["k"] == "publish" and e["t"] >= step["tapped"]
-             and e["mummy"] == step["cell"]),
+            (
+                e
+                for e in trace
+                if e["k"] == "publish" and e["t"] >= step["tapped"] and e["mummy"] == step["cell"]
+            ),
             None,
         )
         frame = next(
-            (e for e in trace if e["k"] == "frame" and e["t"] >= step["tapped"]
-             and e["mummy"] == step["cell"]),
+            (
+                e
+                for e in trace
+                if e["k"] == "frame" and e["t"] >= step["tapped"] and e["mummy"] == step["cell"]
+            ),
             None,
         )
         if frame is not None:
@@ -488,31 +546,33 @@ def play(quick: bool, quarter: Quarter | None) -> dict[str, list[float]]:
     rows: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as directory:
         trace = str(Path(directory) / "trace.jsonl")
-        with companion(str(Path(directory) / "state"), trace, quarter) as base:
-            with sync_api.sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=str(CHROMIUM),
-                    args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
-                )
-                try:
-                    table = Table(browser, base)
-                    moves: list[dict[str, Any]] = []
-                    steps: list[dict[str, Any]] = []
-                    for _ in range(wanted * 4):
-                        if len(moves) >= wanted:
-                            break
-                        after = time.time()
-                        move = _seeker_turn(table)
-                        if move is not None:
-                            move["after"] = after
-                            moves.append(move)
-                        steps += _mummy_turn(table)
-                        if not table.matches():
-                            break
-                    rows["page_open"] = _page_open(browser, table, 5 if quick else 20)
-                    rows["page_load"] = _page_load(table, 3 if quick else 10)
-                finally:
-                    browser.close()
+        with (
+            companion(str(Path(directory) / "state"), trace, quarter) as base,
+            sync_api.sync_playwright() as p,
+        ):
+            browser = p.chromium.launch(
+                executable_path=str(CHROMIUM),
+                args=["--no-sandbox", "--disable-gpu", "--no-first-run"],
+            )
+            try:
+                table = Table(browser, base)
+                moves: list[dict[str, Any]] = []
+                steps: list[dict[str, Any]] = []
+                for _ in range(wanted * 4):
+                    if len(moves) >= wanted:
+                        break
+                    after = time.time()
+                    move = _seeker_turn(table)
+                    if move is not None:
+                        move["after"] = after
+                        moves.append(move)
+                    steps += _mummy_turn(table)
+                    if not table.matches():
+                        break
+                rows["page_open"] = _page_open(browser, table, 5 if quick else 20)
+                rows["page_load"] = _page_load(table, 3 if quick else 10)
+            finally:
+                browser.close()
         found = _read_trace(trace)
     rows.update(_breakdown(moves, found))
     rows.update(_mummy_rows(steps, found))
@@ -575,16 +635,24 @@ def _figures(rows: dict[str, list[float]], prefix: str, scale: float) -> list[An
         values = rows.get(part, [])
         if values:
             figures.append(
-                Figure(f"{prefix}.part.{part}_p50", percentile(values, 50), "ms",
-                       note=f"mean {sum(values) / len(values):.1f} ms")
+                Figure(
+                    f"{prefix}.part.{part}_p50",
+                    percentile(values, 50),
+                    "ms",
+                    note=f"mean {sum(values) / len(values):.1f} ms",
+                )
             )
     for seat in SEATS:
         for part in ("written", "screen"):
             values = rows.get(f"{part}_{seat}", [])
             if values:
                 figures.append(
-                    Figure(f"{prefix}.part.{part}_{seat}_p50", percentile(values, 50), "ms",
-                           note=f"mean {sum(values) / len(values):.1f} ms")
+                    Figure(
+                        f"{prefix}.part.{part}_{seat}_p50",
+                        percentile(values, 50),
+                        "ms",
+                        note=f"mean {sum(values) / len(values):.1f} ms",
+                    )
                 )
         total = rows.get(f"to_{seat}", [])
         parts = [rows.get(p, []) for p in PARTS]
@@ -593,9 +661,14 @@ def _figures(rows: dict[str, list[float]], prefix: str, scale: float) -> list[An
             mean = sum(total) / len(total)
             added = sum(sum(p) / len(p) for p in parts)
             figures.append(
-                Figure(f"{prefix}.parts_over_total.{seat}", added / mean, "ratio", 1.0,
-                       "the parts' means over put-down -> screen's mean",
-                       note=f"{added:.1f} of {mean:.1f} ms")
+                Figure(
+                    f"{prefix}.parts_over_total.{seat}",
+                    added / mean,
+                    "ratio",
+                    1.0,
+                    "the parts' means over put-down -> screen's mean",
+                    note=f"{added:.1f} of {mean:.1f} ms",
+                )
             )
     load = uptime_load()
     figures.append(Figure(f"{prefix}.machine_load", load, "load", note="1-minute load average"))
@@ -641,13 +714,32 @@ def bench_player_pi(quick: bool) -> list[Any]:
         think = think_in_quarter(quick, quarter)
     finally:
         quarter.remove()
-    figures = [f for f in _figures(rows, "player_pi", 2.0) if ".to_" in f.key
-               or ".mummy_" in f.key or "machine_load" in f.key]
+    figures = [
+        f
+        for f in _figures(rows, "player_pi", 2.0)
+        if ".to_" in f.key or ".mummy_" in f.key or "machine_load" in f.key
+    ]
     loads = rows.get("page_load", [])
     if loads:
-        figures.append(Figure("player_pi.page_load_p50", percentile(loads, 50), "ms", 1500,
-                              "target", note=f"a seat page, {len(loads)} loads; {quarter.how}"))
+        figures.append(
+            Figure(
+                "player_pi.page_load_p50",
+                percentile(loads, 50),
+                "ms",
+                1500,
+                "target",
+                note=f"a seat page, {len(loads)} loads; {quarter.how}",
+            )
+        )
         figures.append(Figure("player_pi.page_load_max", max(loads), "ms", 1500, "target"))
-    figures.append(Figure("player_pi.think_p99.hard", percentile(think, 99), "ms", 200,
-                          "target", note=f"{len(think)} decisions; {quarter.how}"))
+    figures.append(
+        Figure(
+            "player_pi.think_p99.hard",
+            percentile(think, 99),
+            "ms",
+            200,
+            "target",
+            note=f"{len(think)} decisions; {quarter.how}",
+        )
+    )
     return figures

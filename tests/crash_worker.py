@@ -46,7 +46,7 @@ def wait_until(check, timeout: float = 5.0) -> None:
 def main() -> None:
     state_dir = Path(sys.argv[1])
     maze, text = load_maze(None)
-    config = parse_config(default_config_text().replace("settle_ms = 100", "settle_ms = 10"))
+    config = parse_config(default_config_text().replace("settle_ms = 91", "settle_ms = 10"))
     app = build(config, maze, text, state_dir=state_dir, mock=True, quiet_s=0.02, fps=10)
     service, board = app.service, app.mock_board
     wait_until(lambda: service.published.judgement.matches)

@@ -32,7 +32,7 @@ HUMAN, COMPUTER = 0, 1
 
 
 def fast_config():
-    text = default_config_text().replace("settle_ms = 100", f"settle_ms = {SETTLE_MS}")
+    text = default_config_text().replace("settle_ms = 91", f"settle_ms = {SETTLE_MS}")
     return parse_config(text)
 
 

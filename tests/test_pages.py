@@ -39,7 +39,7 @@ def wait_until(check: Callable[[], object], timeout: float = 3.0) -> None:
 
 
 def start(state_dir: Path) -> Appliance:
-    config = parse_config(default_config_text().replace("settle_ms = 100", "settle_ms = 20"))
+    config = parse_config(default_config_text().replace("settle_ms = 91", "settle_ms = 20"))
     maze, text = load_maze(None)
     return build(config, maze, text, state_dir=state_dir, mock=True, quiet_s=0.08)
 

@@ -29,7 +29,7 @@ def wait_until(check: Callable[[], object], timeout: float = 5.0) -> None:
 @pytest.fixture
 def app(tmp_path):
     config = parse_config(
-        example_config_text("reference-2-pico").replace("settle_ms = 100", "settle_ms = 20")
+        example_config_text("reference-2-pico").replace("settle_ms = 111", "settle_ms = 20")
     )
     maze, text = load_maze(None)
     appliance = build(config, maze, text, state_dir=tmp_path, mock=True, quiet_s=0.05)

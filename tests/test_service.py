@@ -40,7 +40,7 @@ SETTLE_MS = 20
 
 
 def fast_config():
-    text = default_config_text().replace("settle_ms = 100", f"settle_ms = {SETTLE_MS}")
+    text = default_config_text().replace("settle_ms = 91", f"settle_ms = {SETTLE_MS}")
     return parse_config(text)
 
 

@@ -19,6 +19,7 @@ from companion.games.mummy.maze import parse_cell_name
 from companion.inputs import read_text
 
 from .layout import ORDERS, ORIGINS, GridLayout, grid_indices
+from .settle import KINDS, settle_for
 
 #: Sensor backends; ``companion run --mock`` runs any of them on simulated hardware.
 SENSOR_BACKENDS = ("shift_register", "gpio", "matrix", "serial")
@@ -61,6 +62,8 @@ class SensorConfig:
     #: Sensor index of every logical position (cells in maze order, camp, sarcophagus).
     indices: tuple[int, ...]
     count: int
+    #: "reed" or "hall": what the settle time is derived for (``settle.py``).
+    kind: str = "reed"
     # shift_register
     clock_pin: int | None = None
     data_pin: int | None = None
@@ -454,7 +457,9 @@ def _sensors(
     backend = reader.get("backend", str, check=_one_of(SENSOR_BACKENDS))
     active_low = reader.get("active_low", bool, True)
     scan_hz = reader.get("scan_hz", float, 100.0, check=_between(10, 2000))
-    settle_ms = reader.get("settle_ms", float, 100.0, check=_between(0, 1000))
+    kind = reader.get("kind", str, "reed", check=_one_of(KINDS)) or "reed"
+    derived = settle_for(kind, backend or "", scan_hz or 100.0)
+    settle_ms = reader.get("settle_ms", float, derived, check=_between(0, 1000))
     indices = _layout(reader.table("layout"), cells, camp, sarc, columns, rows)
     extra: dict[str, Any] = {}
     count = 0
@@ -495,6 +500,7 @@ def _sensors(
         active_low=active_low,
         scan_hz=scan_hz,
         settle_ms=settle_ms,
+        kind=kind,
         indices=indices,
         count=count,
         **extra,
