@@ -35,8 +35,9 @@ def create_app(
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import contract, doors, favicon, health, language, rules, session, sim, storage
+    from . import assets, contract, doors, favicon, health, language, rules, session, sim, storage
 
+    assets.init_app(app)
     session.init_app(app)
     language.init_app(app)
     favicon.init_app(app)

@@ -9,6 +9,7 @@ replies (the app's JSON provider), templates (``_`` and ``finalize``), streams
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from flask import Blueprint, Flask, Response, has_request_context, request
@@ -16,6 +17,8 @@ from flask.json.provider import DefaultJSONProvider
 
 from companion.i18n import MessageError, Msg
 from companion.i18n.catalog import DEFAULT, LANGUAGES, gettext, localize, render, script_catalog
+
+from .assets import immutable, version_of
 
 bp = Blueprint("language", __name__)
 
@@ -57,13 +60,26 @@ class MessageJSON(DefaultJSONProvider):
         return super().dumps(localized(obj), **kwargs)
 
 
+def _script_body(lang: str) -> str:
+    table = script_catalog(lang if lang in LANGUAGES else DEFAULT)
+    return f"window.I18N = {json.dumps(table, ensure_ascii=False, sort_keys=True)};\n"
+
+
+@cache
+def script_version(lang: str) -> str:
+    """The version of a language's script in its URL (``?v=``): of its content."""
+    return version_of(_script_body(lang).encode())
+
+
 @bp.get("/i18n/<lang>.js")
 def script(lang: str) -> Response:
-    """The scripts' texts of one language as ``window.I18N`` (cached by the phone)."""
-    table = script_catalog(lang if lang in LANGUAGES else DEFAULT)
-    body = f"window.I18N = {json.dumps(table, ensure_ascii=False, sort_keys=True)};\n"
-    response = Response(body, mimetype="text/javascript")
-    response.cache_control.max_age = 300
+    """The scripts' texts of one language as ``window.I18N``: cached for a year under
+    its versioned URL (``_i18n_head.html``), for five minutes otherwise."""
+    response = Response(_script_body(lang), mimetype="text/javascript")
+    if request.args.get("v") == script_version(lang):
+        immutable(response)
+    else:
+        response.cache_control.max_age = 300
     return response
 
 
@@ -82,6 +98,7 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _language() -> dict[str, Any]:
-        return {"lang": current_language(), "languages": NAMES}
+        lang = current_language()
+        return {"lang": lang, "languages": NAMES, "i18n_version": script_version(lang)}
 
     app.register_blueprint(bp)
