@@ -304,6 +304,29 @@ def test_slide_across_cells_reports_only_where_the_figure_stops(
 # -- the scan thread --------------------------------------------------------------------
 
 
+def test_scan_thread_confirms_a_change_when_it_settles_not_a_period_later(
+    factory: MockFactory, config: BoardConfig
+) -> None:
+    """The settle time (91 ms for the reference reed board) is no multiple of the scan
+    period (10 ms): the scan thread scans once more at the moment a change settles, so
+    a move is not confirmed at the next whole period (100 ms) but at 91 ms."""
+    changes: queue.Queue[OccupancyChange] = queue.Queue()
+    took = []
+    with MockBoard(config, factory) as board, Sensors(config.sensors, pin_factory=factory) as s:
+        s.changes = changes
+        s.start()
+        e7 = board.position("E7")
+        for _ in range(9):
+            board.place(e7) if e7 not in board.occupied else board.lift(e7)
+            change = changes.get(timeout=2.0)
+            took.append(change.at - change.since)
+        s.stop()
+    wait = settle(config)
+    period = 1 / config.sensors.scan_hz
+    assert all(t >= wait - 1e-9 for t in took)
+    assert sorted(took)[len(took) // 2] < wait + period / 2, took
+
+
 def test_scan_thread_reports_a_placement_once_it_has_settled(
     factory: MockFactory, config: BoardConfig
 ) -> None:

@@ -229,15 +229,21 @@ class Sensors(Closing):
                     log.exception("sensor scan failed (%d failures)", self._errors)
             if self.heartbeat is not None:
                 self.heartbeat()
-            next_at += period
-            delay = next_at - self.clock()
-            if delay < 0:
-                # Behind: count it and start afresh rather than scanning in a burst.
-                self._overruns += 1
-                next_at = self.clock()
-                delay = 0.0
+            now = self.clock()
+            if now >= next_at - period / 2:  # that was the period's scan
+                next_at += period
+                if next_at < now:
+                    # Behind: count it and start afresh rather than scanning in a burst.
+                    self._overruns += 1
+                    next_at = now
+            # A change that settles before the next scan is confirmed by a scan of its own
+            # at that moment, not up to a period later (a move is shown when it settles).
+            wake = next_at
+            deadline = self._debouncer.next_deadline()
+            if deadline is not None and now < deadline < wake:
+                wake = deadline
             # A plain sleep wakes for less CPU than Event.wait; stop() waits a period at most.
-            time.sleep(delay)
+            time.sleep(max(0.0, wake - now))
 
     # -- state ------------------------------------------------------------------------
 

@@ -159,13 +159,16 @@ class Broadcaster:
                     else:
                         _read(key.data)
                 now = time.monotonic()
-                news = set()
-                for stream in streams.values():  # every stream's news first, ...
-                    if not stream.open:
-                        if now - stream.quiet_since > self.keepalive:
-                            stream.pending.clear()  # its last words went unread: let it go
-                    elif self._advance(stream, now):
-                        news.add(stream.sock)
+                news: set[socket.socket] = set()
+                for _ in range(3):  # every stream's news first, ...
+                    for stream in streams.values():
+                        if not stream.open:
+                            if now - stream.quiet_since > self.keepalive:
+                                stream.pending.clear()  # its last words went unread
+                        elif self._advance(stream, now):
+                            news.add(stream.sock)
+                    if not self._woken():  # (a publish while they were made: the streams
+                        break  # asked before it are asked again, then all are written)
                 written = self.written
                 for stream in list(streams.values()):  # ... then all written together:
                     _send(stream)  # no seat waits while another seat's news is made
@@ -187,6 +190,15 @@ class Broadcaster:
                 self.release(stream.holds)
             selector.close()
             self.count = 0
+
+    def _woken(self) -> bool:
+        """Whether a wake came since the last look (and take it)."""
+        try:
+            return bool(self._wake_out.recv(4096))
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return False
 
     def _advance(self, stream: _Stream, now: float) -> bool:
         """Ask the stream for news; True when it had some (a keepalive is none)."""
