@@ -35,6 +35,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from companion.bench import Figure, percentile
+
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 SEATS = ("table", "mover", "other", "mummy")
@@ -59,13 +61,6 @@ STAMP_SCRIPT = """
 MOVED = re.compile(r'"phase": "seeker_card"')
 #: A quarter of one core: cfs quota per period.
 QUOTA_US, PERIOD_US = 25_000, 100_000
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
 # -- a quarter of a core ------------------------------------------------------------------
@@ -612,8 +607,6 @@ PARTS = ("scan", "settle", "deliver", "judge_engine", "journal", "publish")
 
 
 def _figures(rows: dict[str, list[float]], prefix: str, scale: float) -> list[Any]:
-    from companion.bench import Figure
-
     figures = []
     for key, words, target in ROWS:
         values = rows.get(key, [])
@@ -690,8 +683,6 @@ def _browser_missing() -> str | None:
 
 
 def bench_player(quick: bool) -> list[Any]:
-    from companion.bench import Figure
-
     missing = _browser_missing()
     if missing is not None:
         return [Figure("player.not_measured", 0, "-", note=missing)]
@@ -701,8 +692,6 @@ def bench_player(quick: bool) -> list[Any]:
 def bench_player_pi(quick: bool) -> list[Any]:
     """The same under a quarter of one core (targets: put-down -> screens 400 ms, the
     hard mummy's think 200 ms, a seat page's load 1.5 s)."""
-    from companion.bench import Figure
-
     missing = _browser_missing()
     quarter = Quarter()
     if missing is None and not quarter.make():

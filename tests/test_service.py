@@ -526,3 +526,30 @@ def test_a_replaced_move_tells_the_mummy_nothing(app):
     assert app.service.published.state.positions[0] == final
     commands = app.journal.load(app.service.game.id).commands
     assert [c["cmd"] for c in commands] == ["roll", "announce", "move"]
+
+
+def test_the_leds_show_a_change_at_once_and_animate_at_their_rate(app):
+    """While the LEDs animate (a figure missing blinks), a publish wakes the LED thread
+    at once instead of after its frame slot (up to 33 ms at 30 frames a second), and
+    the animation keeps its rate."""
+    lights, service, board = app.lights, app.service, app.mock_board
+    other, slot = home(app, 1), home(app, 0)
+    board.lift(other)  # Turquoise off its slot: the board blinks until it is back
+    wait_until(lambda: not lights.still and other in lights.last_scene.missing)
+    published: list[float] = []
+    service.on_publish(lambda: published.append(time.perf_counter()))
+    took = []
+    for _ in range(8):
+        lifting = slot in board.occupied
+        (board.lift if lifting else board.place)(slot)
+        wait_until(lambda was=lifting: (slot in lights.last_scene.missing) == was)
+        took.append(lights.last_frame_perf - published[-1])
+        time.sleep(0.05)
+    rendered = []
+    show = lights.show_once
+    lights.show_once = lambda t=None: (rendered.append(1), show(t))[1]  # count the frames
+    started = time.monotonic()
+    time.sleep(1.0)
+    rate = len(rendered) / (time.monotonic() - started)
+    assert sorted(took)[len(took) // 2] < 0.008, took
+    assert 20 < rate < 40, rate  # 30 frames a second, woken or not
