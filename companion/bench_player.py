@@ -519,18 +519,26 @@ def _page_open(browser: Any, table: Table, count: int) -> list[float]:
     return times
 
 
-def _page_load(table: Table, count: int) -> list[float]:
-    """A seat page's load in chromium (navigation to its load event)."""
-    page = table.pages["table"]
-    times = []
+def _page_load(browser: Any, table: Table, count: int) -> tuple[list[float], list[float]]:
+    """A seat page's load in chromium (navigation to its load event): on a phone that
+    has never loaded it (a fresh browser context with the seat's cookie, nothing
+    cached), and again on the phone that has."""
+    seat = table.pages["table"]
+    cold, warm = [], []
+    script = (
+        "(() => { const n = performance.getEntriesByType('navigation')[0];"
+        " return n.loadEventEnd - n.startTime; })()"
+    )
     for _ in range(count):
-        page.reload(wait_until="load")
-        timing = page.evaluate(
-            "(() => { const n = performance.getEntriesByType('navigation')[0];"
-            " return n.loadEventEnd - n.startTime; })()"
-        )
-        times.append(float(timing))
-    return times
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+        context.add_cookies(seat.context.cookies())
+        page = context.new_page()
+        page.goto(seat.url, wait_until="load")
+        cold.append(float(page.evaluate(script)))
+        context.close()
+        seat.goto(seat.url, wait_until="load")
+        warm.append(float(seat.evaluate(script)))
+    return cold, warm
 
 
 def play(quick: bool, quarter: Quarter | None) -> dict[str, list[float]]:
@@ -565,7 +573,8 @@ def play(quick: bool, quarter: Quarter | None) -> dict[str, list[float]]:
                     if not table.matches():
                         break
                 rows["page_open"] = _page_open(browser, table, 5 if quick else 20)
-                rows["page_load"] = _page_load(table, 3 if quick else 10)
+                cold, warm = _page_load(browser, table, 3 if quick else 10)
+                rows["page_load"], rows["page_load_cached"] = cold, warm
             finally:
                 browser.close()
         found = _read_trace(trace)
@@ -614,6 +623,8 @@ def _figures(rows: dict[str, list[float]], prefix: str, scale: float) -> list[An
             continue
         for q in (50, 99):
             reference = None if target is None else target * scale
+            if scale != 1.0 and not key.startswith("to_"):
+                reference = None  # in the quarter core the issue sets only these targets
             figures.append(
                 Figure(
                     f"{prefix}.{key}_p{q}",
@@ -703,11 +714,7 @@ def bench_player_pi(quick: bool) -> list[Any]:
         think = think_in_quarter(quick, quarter)
     finally:
         quarter.remove()
-    figures = [
-        f
-        for f in _figures(rows, "player_pi", 2.0)
-        if ".to_" in f.key or ".mummy_" in f.key or "machine_load" in f.key
-    ]
+    figures = _figures(rows, "player_pi", 2.0)
     loads = rows.get("page_load", [])
     if loads:
         figures.append(
@@ -721,6 +728,18 @@ def bench_player_pi(quick: bool) -> list[Any]:
             )
         )
         figures.append(Figure("player_pi.page_load_max", max(loads), "ms", 1500, "target"))
+    cached = rows.get("page_load_cached", [])
+    if cached:
+        figures.append(
+            Figure(
+                "player_pi.page_load_cached_p50",
+                percentile(cached, 50),
+                "ms",
+                1500,
+                "target",
+                note="the same page again, its files cached",
+            )
+        )
     figures.append(
         Figure(
             "player_pi.think_p99.hard",

@@ -76,6 +76,7 @@ class GameLoop(Closing, Generic[P]):
         self.closing = False
         self._published = published
         self._listeners: list[Callable[[], None]] = []
+        self._before: list[Callable[[], None]] = []
 
     # -- requests (any thread) ---------------------------------------------------------
 
@@ -136,7 +137,14 @@ class GameLoop(Closing, Generic[P]):
         """Call ``listener()`` after every new published moment (from the loop's thread)."""
         self._listeners.append(listener)
 
+    def on_publishing(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` just before a new moment becomes visible (the streams'
+        broadcaster then knows that news it is making may already be out of date)."""
+        self._before.append(listener)
+
     def _set_published(self, published: P) -> None:
+        for listener in self._before:
+            listener()
         with self._changed:
             self._published = published
             self._changed.notify_all()

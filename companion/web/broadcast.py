@@ -94,6 +94,8 @@ class Broadcaster:
         #: Told ``(label, time.perf_counter())`` when a stream's news has been handed
         #: to the kernel (the bench's breakdown; None: nobody listens).
         self.written: Callable[[str, float], object] | None = None
+        #: Counts the publishes announced (``publishing``) to the pass in progress.
+        self._epoch = 0
 
     def claim(self, holds: Sequence[Hold]) -> Key | None:
         """Count one more stream against each of ``holds``, or, when one of them is at
@@ -132,6 +134,11 @@ class Broadcaster:
                 self._thread.start()
         self.wake()
 
+    def publishing(self) -> None:
+        """A game is about to publish (``GameLoop.on_publishing``): news being made
+        now may miss it, so the streams are asked again before anything is written."""
+        self._epoch += 1
+
     def wake(self) -> None:
         """Ask every stream now (a game published): cheap, never blocks."""
         with contextlib.suppress(OSError):
@@ -161,14 +168,16 @@ class Broadcaster:
                 now = time.monotonic()
                 news: set[socket.socket] = set()
                 for _ in range(3):  # every stream's news first, ...
+                    epoch = self._epoch
                     for stream in streams.values():
                         if not stream.open:
                             if now - stream.quiet_since > self.keepalive:
                                 stream.pending.clear()  # its last words went unread
                         elif self._advance(stream, now):
                             news.add(stream.sock)
-                    if not self._woken():  # (a publish while they were made: the streams
-                        break  # asked before it are asked again, then all are written)
+                    if epoch == self._epoch:  # (a publish while they were made: the
+                        break  # streams asked before it are asked again, then all written)
+                    self._woken()
                 written = self.written
                 for stream in list(streams.values()):  # ... then all written together:
                     _send(stream)  # no seat waits while another seat's news is made

@@ -46,6 +46,9 @@ def broadcaster() -> Broadcaster:
             services.append(current_app.extensions["companion.service"])
             for svc in {id(s): s for s in services}.values():  # each game once
                 svc.on_publish(made.wake)
+                before = getattr(svc, "on_publishing", None)
+                if before is not None:
+                    before(made.publishing)
     return made
 
 
