@@ -13,7 +13,7 @@ from pathlib import Path
 
 from companion.board.config import ConfigError, load_config
 from companion.board.firmware_install import add_parser as add_firmware_parser
-from companion.board.selftest import FAULT_POSITION, run_selftest
+from companion.board.selftest import FAULT_POSITION, FAULTS, run_selftest
 from companion.errors import StartupError
 from companion.games.mummy.maze_file import MazeError, check_maze
 from companion.games.mummy.record import replay
@@ -121,8 +121,11 @@ def _parser() -> argparse.ArgumentParser:
     selftest.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
     selftest.add_argument(
         "--inject-fault",
-        action="store_true",
-        help=f"with --mock: a dead sensor under {FAULT_POSITION}",
+        nargs="?",
+        const="dead",
+        default=None,
+        choices=FAULTS,
+        help=f"with --mock: break the simulated board under {FAULT_POSITION} (default: dead)",
     )
     selftest.add_argument(
         "--seconds", type=SECONDS, default=300.0, help="time to place figures by hand (default 300)"
@@ -365,9 +368,13 @@ def _selftest(args: argparse.Namespace) -> int:
         print("companion: --inject-fault needs --mock", file=sys.stderr)
         return 2
     config = load_config(args.config)
-    report = run_selftest(
-        config, mock=args.mock, inject_fault=args.inject_fault, seconds=args.seconds
-    )
+    try:
+        report = run_selftest(
+            config, mock=args.mock, inject_fault=args.inject_fault or False, seconds=args.seconds
+        )
+    except ValueError as exc:  # a fault this board cannot have
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
     return 0 if report.ok else 1
 
 

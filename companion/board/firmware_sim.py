@@ -31,6 +31,8 @@ from adafruit_pixelbuf import PixelBuf
 from companion.closing import Closing
 from companion.firmware.firmware import Firmware, make_keys, make_pixels, make_status_led
 
+from .diode_matrix import matrix_reads
+
 if TYPE_CHECKING:
     from .config import BoardConfig
 
@@ -218,6 +220,9 @@ class Switches:
     def __init__(self, count: int) -> None:
         self.count = count
         self._closed: set[int] = set()
+        #: Faulty matrix diodes by sensor index (``diode_matrix.DIODE_FAULTS``): what a
+        #: ``KeyMatrix`` reads follows them; a shift-register chain has no diodes.
+        self.diodes: dict[int, str] = {}
         self._scanners: list[_Scanner] = []
         self.lock = threading.Lock()
         #: A diode matrix's wires (rows, columns, anodes on the columns), or None.
@@ -255,6 +260,17 @@ class Switches:
             for scanner in self._scanners:
                 scanner.scan()
 
+    def set_diode(self, index: int, fault: str | None) -> None:
+        """Make the diode at ``index`` faulty (``open``, ``shorted``, ``reversed``) or
+        good again (None); the scanners look again."""
+        with self.lock:
+            if fault is None:
+                self.diodes.pop(index, None)
+            else:
+                self.diodes[index] = fault
+            for scanner in self._scanners:
+                scanner.scan()
+
     def attach(self, scanner: _Scanner) -> None:
         with self.lock:
             self._scanners.append(scanner)
@@ -282,9 +298,13 @@ class _Scanner:
         self._state = [False] * key_count
         switches.attach(self)
 
+    def _reads(self) -> frozenset[int]:
+        """The keys this scanner reads as pressed now."""
+        return self._switches.pressed
+
     def scan(self) -> None:
         """Queue an event for every key whose switch differs from the last scan."""
-        closed = self._switches.pressed
+        closed = self._reads()
         for index in range(self.key_count):
             pressed = index in closed
             if pressed != self._state[index]:
@@ -323,6 +343,16 @@ class KeyMatrix(_Scanner):
         self.column_pins = tuple(column_pins)
         self.columns_to_anodes = columns_to_anodes
         super().__init__(_switches(row_pins[0]), len(row_pins) * len(column_pins), max_events)
+
+    def _reads(self) -> frozenset[int]:
+        """A matrix reads through its diodes: a faulty one can hide a key or add a ghost."""
+        closed = self._switches.pressed
+        if not self._switches.diodes:
+            return closed
+        mask = sum(1 << index for index in closed)
+        rows, columns = len(self.row_pins), len(self.column_pins)
+        reads = matrix_reads(mask, rows, columns, self._switches.diodes)
+        return frozenset(i for i in range(self.key_count) if reads >> i & 1)
 
     def key_number_to_row_column(self, key_number: int) -> tuple[int, int]:
         return divmod(key_number, len(self.column_pins))

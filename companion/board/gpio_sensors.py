@@ -25,6 +25,8 @@ from gpiozero.pins.mock import MockPin
 
 from companion.closing import Closing
 
+from .diode_matrix import matrix_reads
+
 #: Pin name as gpiozero takes it: a BCM number or a name such as ``"GPIO17"``.
 PinName = int | str
 
@@ -295,6 +297,8 @@ class MockDiodeMatrix(Closing):
         self._pull_up = pull_up
         self._lock = threading.RLock()
         self._pressed = 0
+        #: Faulty diodes by crossing (``DIODE_FAULTS``); the others are good.
+        self.diodes: dict[int, str] = {}
         self._columns: list[MockDrivenPin] = [
             mock_pin(pin_factory, name, MockDrivenPin) for name in column_pins
         ]
@@ -329,9 +333,10 @@ class MockDiodeMatrix(Closing):
         with self._lock:
             active_level = not self._pull_up
             hit = 0
+            reads = matrix_reads(self._pressed, len(self._rows), len(self._columns), self.diodes)
             for row, shift in zip(self._rows, self._row_shift, strict=True):
                 if row._function == "output" and bool(row._state) == active_level:
-                    hit |= (self._pressed >> shift) & self._width_mask
+                    hit |= (reads >> shift) & self._width_mask
             rest = self._pull_up
             for column, pin in enumerate(self._columns):
                 level = active_level if hit >> column & 1 else rest

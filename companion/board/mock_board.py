@@ -5,7 +5,10 @@
 for ``gpio``, switches and diodes for ``matrix``.  ``Sensors`` opened on the same
 factory then reads it through the real code path (SPI, pins, debouncer).  It is
 what ``companion run --mock`` and ``companion selftest --mock`` stand on, and it
-injects faults: a dead sensor (never active) and a stuck one (always active).
+injects faults (``SensorFaults``, shared with the simulated Pico): a dead sensor (never
+active), a stuck one (always active), a weak one (its field threshold is higher: it sees
+a figure at the centre, not 5 mm off it), a coupled pair (a figure on one also switches
+its neighbour), and on a matrix a diode open, shorted or reversed.
 
 Create the MockBoard before the Sensors: it must own the mock pins first.
 """
@@ -13,7 +16,8 @@ Create the MockBoard before the Sensors: it must own the mock pins first.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.closing import Closing
@@ -23,6 +27,50 @@ from .gpio_sensors import MockDiodeMatrix, MockDrivenPin, mock_pin
 from .mock_spi import HardwareSPIMockFactory
 from .sensors import SensorBackendUnavailable
 from .shift_register import Mock74HC165Chain
+
+#: How far from its cell's centre a figure still closes a weak sensor (mm): a figure
+#: the board check asks for 5 mm off the centre does not.
+WEAK_REACH_MM = 2.0
+
+
+@dataclass
+class SensorFaults:
+    """The sensors' injected faults by logical position, and what they make of the
+    figures: which switches are closed (the electrical side is the board's)."""
+
+    dead: set[int] = field(default_factory=set)
+    stuck: set[int] = field(default_factory=set)
+    weak: set[int] = field(default_factory=set)
+    coupled: dict[int, set[int]] = field(default_factory=dict)
+
+    def closed(self, figures: Mapping[int, float]) -> set[int]:
+        """The positions whose switch is closed, for figures by position (with how
+        far each stands from its cell's centre, in mm)."""
+        closed = {p for p, off in figures.items() if p not in self.weak or off <= WEAK_REACH_MM}
+        for position in figures:
+            closed |= self.coupled.get(position, set())
+        return (closed | self.stuck) - self.dead
+
+    def by_position(self) -> dict[int, str]:
+        """Every faulty position and its fault (``dead``, ``stuck``, ``weak``, ``coupled``)."""
+        return {
+            **dict.fromkeys(self.coupled, "coupled"),
+            **dict.fromkeys(self.weak, "weak"),
+            **dict.fromkeys(self.dead, "dead"),
+            **dict.fromkeys(self.stuck, "stuck"),
+        }
+
+    def clear(self, position: int | None = None) -> None:
+        """Repair ``position`` (every sensor if None)."""
+        for group in (self.dead, self.stuck, self.weak):
+            if position is None:
+                group.clear()
+            else:
+                group.discard(position)
+        if position is None:
+            self.coupled.clear()
+        else:
+            self.coupled.pop(position, None)
 
 
 class MockBoard(Closing):
@@ -36,9 +84,9 @@ class MockBoard(Closing):
         self._names = {config.position_name(p): p for p in range(config.positions)}
         self._invert = (1 << sensors.count) - 1 if sensors.active_low else 0
         self._lock = threading.Lock()
-        self._magnets: set[int] = set()
-        self._dead: set[int] = set()
-        self._stuck: set[int] = set()
+        #: The figures: position -> how far from the cell's centre it stands (mm).
+        self._magnets: dict[int, float] = {}
+        self._faults = SensorFaults()
         self._chain: Mock74HC165Chain | None = None
         self._matrix: MockDiodeMatrix | None = None
         self._pins: list[MockDrivenPin] = []
@@ -85,70 +133,95 @@ class MockBoard(Closing):
                 return self._names[key]
         raise ValueError(f"{name!r} is not a position of {self.config.name!r}")
 
-    def place(self, position: int) -> None:
-        """Put a figure on ``position``."""
+    def place(self, position: int, offset_mm: float = 0.0) -> None:
+        """Put a figure on ``position``, ``offset_mm`` from its centre (or slide it there)."""
         self._check(position)
         with self._lock:
-            self._magnets.add(position)
+            self._magnets[position] = offset_mm
             self._apply()
 
     def lift(self, position: int) -> None:
         """Take the figure off ``position`` (nothing if there was none)."""
         self._check(position)
         with self._lock:
-            self._magnets.discard(position)
+            self._magnets.pop(position, None)
             self._apply()
 
     def set_occupied(self, positions: Iterable[int]) -> None:
-        """Exactly these positions have figures, all changed at the same instant."""
+        """Exactly these positions have figures (centred), all changed at the same instant."""
         new = set(positions)
         for position in new:
             self._check(position)
         with self._lock:
-            self._magnets = new
+            self._magnets = dict.fromkeys(new, 0.0)
             self._apply()
 
     # -- faults -----------------------------------------------------------------------
 
     def kill(self, position: int) -> None:
         """Break the sensor under ``position``: it never reads active."""
-        self._check(position)
-        with self._lock:
-            self._stuck.discard(position)
-            self._dead.add(position)
-            self._apply()
+        self._fault(position, "dead")
 
     def stick(self, position: int) -> None:
         """Short the sensor under ``position``: it always reads active."""
+        self._fault(position, "stuck")
+
+    def weaken(self, position: int) -> None:
+        """Raise the field threshold of the sensor under ``position``: it sees a figure at
+        the centre, not one 5 mm off it (``WEAK_REACH_MM``)."""
+        self._fault(position, "weak")
+
+    def couple(self, position: int, neighbour: int) -> None:
+        """A figure on ``position`` also switches the sensor under ``neighbour``."""
+        self._check(neighbour)
+        self._fault(position, "coupled", neighbour)
+
+    def break_diode(self, position: int, fault: str | None) -> None:
+        """Make the matrix diode of ``position`` ``open``, ``shorted`` or ``reversed``
+        (None: good again); matrix boards only."""
+        self._check(position)
+        if self._matrix is None:
+            raise ValueError("only a diode matrix has diodes")
+        index = self._indices[position]
+        with self._lock:
+            if fault is None:
+                self._matrix.diodes.pop(index, None)
+            else:
+                self._matrix.diodes[index] = fault
+            self._apply()
+
+    def _fault(self, position: int, kind: str, neighbour: int | None = None) -> None:
         self._check(position)
         with self._lock:
-            self._dead.discard(position)
-            self._stuck.add(position)
+            faults = self._faults
+            if kind == "coupled" and neighbour is not None:
+                faults.coupled.setdefault(position, set()).add(neighbour)
+            else:
+                faults.clear(position)
+                {"dead": faults.dead, "stuck": faults.stuck, "weak": faults.weak}[kind].add(
+                    position
+                )
             self._apply()
 
     def heal(self, position: int | None = None) -> None:
         """Repair the sensor under ``position`` (every sensor if None)."""
+        if position is not None:
+            self._check(position)
         with self._lock:
-            if position is None:
-                self._dead.clear()
-                self._stuck.clear()
-            else:
-                self._check(position)
-                self._dead.discard(position)
-                self._stuck.discard(position)
+            self._faults.clear(position)
             self._apply()
 
     @property
     def faults(self) -> dict[int, str]:
-        """Injected faults by position: ``"dead"`` or ``"stuck"``."""
-        return {**dict.fromkeys(self._dead, "dead"), **dict.fromkeys(self._stuck, "stuck")}
+        """Injected faults by position: ``"dead"``, ``"stuck"``, ``"weak"``, ``"coupled"``."""
+        return self._faults.by_position()
 
     # -- the electrical side ----------------------------------------------------------
 
     def active_sensors(self) -> int:
         """Bit mask by sensor index of the sensors that are active now."""
         active = 0
-        for position in (self._magnets | self._stuck) - self._dead:
+        for position in self._faults.closed(self._magnets):
             active |= 1 << self._indices[position]
         return active
 

@@ -16,6 +16,7 @@ from companion.closing import Closing
 
 from .config import BoardConfig
 from .firmware_sim import SimulatedPico
+from .mock_board import SensorFaults
 from .serial_link import SerialLink
 
 RGB = tuple[int, int, int]
@@ -112,20 +113,50 @@ def _ignore(index: int, pressed: bool, at: float) -> None:
 
 class SimulatedPicoBoard(Closing):
     """The simulated board of reference design 2 with the ``MockBoard`` interface:
-    magnets on logical positions close the simulated Pico's sensors."""
+    magnets on logical positions close the simulated Pico's sensors.  The faults are
+    ``MockBoard``'s (``SensorFaults``); ``scanner="matrix", columns=13`` (``options``)
+    makes the Pico scan a diode matrix, whose diodes ``break_diode`` can spoil."""
 
     def __init__(self, config: BoardConfig, **options: Any) -> None:
         self.config = config
         self.pico = SimulatedPico.from_config(config, **options)
         self._indices = config.sensors.indices
         self._names = {config.position_name(p): p for p in range(config.positions)}
-        self._magnets: set[int] = set()
-        self._dead: set[int] = set()
+        self._magnets: dict[int, float] = {}
+        self._faults = SensorFaults()
+        self._closed: set[int] = set()
 
     def kill(self, position: int) -> None:
         """A dead sensor (for the self-test's injected fault): it never closes."""
-        self._dead.add(position)
-        self.pico.release(self._indices[position])
+        self._faults.clear(position)
+        self._faults.dead.add(position)
+        self._apply()
+
+    def stick(self, position: int) -> None:
+        """A stuck sensor: it is always closed."""
+        self._faults.clear(position)
+        self._faults.stuck.add(position)
+        self._apply()
+
+    def weaken(self, position: int) -> None:
+        """A sensor that sees a figure at the centre only (``mock_board.WEAK_REACH_MM``)."""
+        self._faults.clear(position)
+        self._faults.weak.add(position)
+        self._apply()
+
+    def couple(self, position: int, neighbour: int) -> None:
+        """A figure on ``position`` also closes the sensor under ``neighbour``."""
+        self._faults.coupled.setdefault(position, set()).add(neighbour)
+        self._apply()
+
+    def break_diode(self, position: int, fault: str | None) -> None:
+        """The diode of ``position``'s crossing ``open``, ``shorted``, ``reversed`` or
+        good again (None); the Pico must scan a matrix."""
+        self.pico.switches.set_diode(self._indices[position], fault)
+
+    def heal(self, position: int | None = None) -> None:
+        self._faults.clear(position)
+        self._apply()
 
     @property
     def url(self) -> str:
@@ -138,21 +169,31 @@ class SimulatedPicoBoard(Closing):
     def position(self, name: str) -> int:
         return self._names[name]
 
-    def place(self, position: int) -> None:
-        self._magnets.add(position)
-        if position not in self._dead:
-            self.pico.press(self._indices[position])
+    def place(self, position: int, offset_mm: float = 0.0) -> None:
+        self._magnets[position] = offset_mm
+        self._apply()
 
     def lift(self, position: int) -> None:
-        self._magnets.discard(position)
-        self.pico.release(self._indices[position])
+        self._magnets.pop(position, None)
+        self._apply()
 
     def set_occupied(self, positions: Iterable[int]) -> None:
-        wanted = set(positions)
-        for position in sorted(self._magnets - wanted):
-            self.lift(position)
-        for position in sorted(wanted - self._magnets):
-            self.place(position)
+        self._magnets = dict.fromkeys(positions, 0.0)
+        self._apply()
+
+    def reads(self) -> frozenset[int]:
+        """The sensor indices the Pico's scanner reads as pressed now (ghosts included)."""
+        keys = self.pico.firmware.keys
+        return frozenset(i for i, pressed in enumerate(keys._state) if pressed)
+
+    def _apply(self) -> None:
+        """Close and open the Pico's sensors as the figures and faults say."""
+        closed = self._faults.closed(self._magnets)
+        for position in sorted(self._closed - closed):
+            self.pico.release(self._indices[position])
+        for position in sorted(closed - self._closed):
+            self.pico.press(self._indices[position])
+        self._closed = closed
 
     def close(self) -> None:
         self.pico.close()
