@@ -37,7 +37,7 @@ def test_the_document_describes_every_api_route_of_every_game(table: Table) -> N
     described = {(m, path) for path, ops in doc["paths"].items() for m in ops}
     assert routes == described
     prefixes = {path.split("/api/")[0] for _, path in routes}
-    assert prefixes == {"", "/lootnrun", "/crypt", "/sim"}
+    assert prefixes == {"", "/lootnrun", "/crypt", "/sim", "/check"}
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
             assert op["summary"] and "200" in op["responses"], (method, path)

@@ -16,6 +16,7 @@ from companion.i18n import N_
 GAME_MODULES = {
     "lootnrun": "companion.service.lootnrun_service",
     "crypt": "companion.service.crypt_service",
+    "boardcheck": "companion.service.boardcheck_service",
 }
 
 #: Every game the board can play, as the pages name it in a sentence.
@@ -23,6 +24,7 @@ GAME_NAMES = {
     "mummy": N_("the mummy maze"),
     "lootnrun": N_("Loot N Run"),
     "crypt": N_("Into the Crypt"),
+    "boardcheck": N_("the board check"),
 }
 
 

@@ -29,6 +29,9 @@ host          the host only; the page and its JSON and  the host only; each comm
 sim           the host, but not the mummy's device      the host, but not the mummy's device
               (``/sim`` shows every figure: it is the
               board itself)
+check         the board check ``/check`` (it shows where   the same
+              every magnet stands): the host, but not
+              the mummy's device
 journal       a game's record (every move): the host,   --
               but not the mummy's device
 /healthz      everyone: alive or not; the details       --
@@ -44,7 +47,7 @@ from typing import Literal
 
 from .seats import WATCH
 
-Game = Literal["mummy", "lootnrun", "crypt", "host", "sim", "journal"]
+Game = Literal["mummy", "lootnrun", "crypt", "host", "sim", "journal", "check"]
 Action = Literal["look", "act"]
 
 #: The maze page each kind of seat may open.
@@ -68,7 +71,7 @@ def may(seat: str | None, host: bool, game: Game, action: Action, page: str = ""
     """
     if game == "host":
         return host
-    if game in ("sim", "journal"):
+    if game in ("sim", "journal", "check"):
         return sees_figures(seat, host)
     if game == "mummy":
         return seat is not None and seat_kind(seat) == page

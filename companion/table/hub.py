@@ -112,8 +112,13 @@ class GameHub:
     def _visible(self, kind: str) -> frozenset[int]:
         """The magnets ``kind`` may know of: on its sheet, not left by a secret game."""
         sheet: frozenset[int] | None = getattr(self.services[kind], "sheet", None)
-        seen = self._occupied - self._masked
+        seen = self._occupied - (set() if self._sees_masked(kind) else self._masked)
         return frozenset(seen if sheet is None else seen & sheet)
+
+    def _sees_masked(self, kind: str) -> bool:
+        """The board check sees every magnet (its page is the host's, not the mummy's
+        device's, as ``/sim``): a sensor under a maze figure's cell is checked too."""
+        return bool(getattr(self.services[kind], "sees_masked", False))
 
     def off_board(self) -> int:
         """How many magnets the active game may know of stand off its sheet (a count,
@@ -161,7 +166,7 @@ class GameHub:
                     self._opens(kind, {change.position})
                 else:
                     self._occupied.discard(change.position)
-                if change.position in self._masked:
+                if change.position in self._masked and not self._sees_masked(kind):
                     continue  # a maze figure, or a magnet where one stood: no game hears
                 if sheet is None or change.position in sheet:
                     own.append(change)
@@ -185,7 +190,7 @@ class GameHub:
             changed = self._occupied ^ set(positions)
             self._occupied = set(positions)
             self._opens(self._active, changed & self._occupied)
-            if changed and changed <= self._masked:
+            if changed and changed <= self._masked and not self._sees_masked(self._active):
                 return  # only masked positions changed: as in ``occupancy``, no game hears
             visible = self._visible(self._active)
             active = self.services[self._active]

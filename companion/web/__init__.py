@@ -19,6 +19,7 @@ OPTIONAL_AREAS = (
     "companion.web.pages",  # the mummy game's host, mummy, seeker and table pages
     "companion.web.lootnrun",  # the Loot N Run score track
     "companion.web.crypt",  # Into the Crypt
+    "companion.web.boardcheck",  # the host's guided board check
 )
 
 

@@ -92,12 +92,17 @@ def denial(game: Game, seat: str | None) -> str:
     store = seats()
     if seat is None and store is not None and store.taken_over(session.get("seat")):
         return N_("This seat was opened on another phone: ask the host for a code to come back.")
+    if game == "check" and seat == "mummy" and is_host():
+        return N_(
+            "This phone holds the mummy's seat: the board check shows where every magnet "
+            "stands, so it opens only on another phone of the host."
+        )
     if game in ("sim", "journal") and seat == "mummy" and is_host():
         return N_(
             "This phone holds the mummy's seat: what shows where the seekers stand (the "
             "simulated board, a game's record) opens only on another phone of the host."
         )
-    if game in ("host", "sim", "journal"):
+    if game in ("host", "sim", "journal", "check"):
         return N_("Only the host may do this: open the host page with the PIN.")
     if seat == "watch" and game == "mummy":
         return N_("This seat watches the maze on its own page, without the seekers' cells.")

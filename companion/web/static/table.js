@@ -6,7 +6,7 @@
 
 const ROLE = $("watch") ? "watch" : "table";
 const GAME_PAGES = {crypt: "/crypt", lootnrun: "/lootnrun"};
-const GAME_NAMES = {crypt: _("Into the Crypt"), lootnrun: _("Loot N Run")};
+const GAME_NAMES = {crypt: _("Into the Crypt"), lootnrun: _("Loot N Run"), boardcheck: _("the board check")};
 let board = null;
 
 // The watching seat follows the game that holds the board.
