@@ -67,7 +67,7 @@ class Seated:
 
     def seat_for(self, path: str) -> str:
         """The seat that may use ``path`` (its owner's, so the fuzz reaches the game)."""
-        if path.startswith(("/api/host", "/sim")) or path.endswith("/board"):
+        if path.startswith(("/api/host", "/sim", "/check")) or path.endswith("/board"):
             return "host"
         for seat in ("mummy", "table"):
             if path.startswith(f"/api/{seat}/"):

@@ -63,6 +63,9 @@ def test_the_board_check_walks_cells_and_saves_a_report(server: Server, browser:
                 arg=position,
             )
             assert names[position] in page.locator("#check-reading").inner_text()
+            for button in page.locator("#check-walk button:visible").all():
+                box = button.bounding_box()  # every control at least 44 x 44 CSS px
+                assert box is not None and box["width"] >= 44 and box["height"] >= 44
             page.locator("#press-next").click()  # it stood 5 mm off: still read
             wait(
                 lambda p=position: (

@@ -146,6 +146,8 @@ class BoardCheck:
     _present: bool = False
     _extras: set[int] = field(default_factory=set)
     _held_since: float | None = None
+    #: The maker ended the check before its last step.
+    finished_early: bool = False
 
     def __post_init__(self) -> None:
         order = list(range(self.board.positions)) if self.order is None else list(self.order)
@@ -235,6 +237,7 @@ class BoardCheck:
         reads here, or this step cannot be done), ``finish`` (end the check now)."""
         step = self._step
         if answer == "finish":
+            self.finished_early = bool(self._queue) or step.kind != "done"
             self._queue.clear()
             self._begin(Step("done"))
             return
@@ -244,10 +247,10 @@ class BoardCheck:
         elif step.kind == "centre":
             assert step.position is not None
             loose = self.active - self.stuck
-            if self._cleared and loose and answer == "next":
-                self._extras |= loose - {step.position}
-                if step.position in loose:
-                    return  # it reads: ``reading`` goes on by itself
+            if self._cleared and step.position in loose:
+                return  # it reads: ``reading`` ends the step by itself
+            if self._cleared:
+                self._extras |= loose  # read elsewhere: swapped wires
             self._end_position(step.position, seen=False)
         elif step.kind == "off_centre":
             assert step.position is not None
@@ -396,7 +399,7 @@ def step_message(check: BoardCheck) -> Msg:
     """What the maker does now, in words."""
     step, names = check.step, check.board.names
     if step.kind == "empty":
-        return msg("Clear the board of every figure and magnet.")
+        return msg("Clear the board of every figure and magnet. If a cell still reads, press Done.")
     if step.kind == "done":
         return msg("The check is over: the report is saved.")
     assert step.position is not None
@@ -436,7 +439,7 @@ def report(check: BoardCheck, *, board_name: str, started: str, finished: str) -
         "board": board_name,
         "started": started,
         "finished": finished,
-        "complete": check.done and not check._queue,
+        "complete": check.done and not check.finished_early,
         "positions": len(names),
         "checked": [names[p] for p in check.checked],
         "diodes_checked": [names[p] for p in check.diodes_checked],

@@ -31,11 +31,11 @@ from .boardcheck import (
     matrix_columns,
 )
 from .config import BoardConfig
-from .mock_board import MockBoard, mock_factory
+from .mock_board import mock_factory
 from .pin_factory import open_pin_factory
 from .pixels import LedOutput, MockPixels, Pixels, open_pixels
 from .sensors import Sensors
-from .serial_board import SerialBoard, SimulatedPicoBoard
+from .serial_board import SerialBoard, SimulatedPicoBoard, simulated_board
 
 CHASE_COLOUR = (255, 255, 255)
 #: The position a simulated fault is injected at (``--inject-fault``).
@@ -93,17 +93,6 @@ def inject(board: Any, fault: str) -> str:
     else:
         raise ValueError(f"no such fault {fault!r}: one of {', '.join(FAULTS)}")
     return f"the sensor under {FAULT_POSITION} is {'weak' if fault == 'off-centre' else fault}"
-
-
-def simulated_board(config: BoardConfig, factory: Any) -> Any:
-    """The simulated board of ``config``: the Pico's (scanning its diode matrix when the
-    config's sensors are one) or the Pi's pins'."""
-    if config.sensors.backend == "serial":
-        columns = matrix_columns(config)
-        if columns is not None:
-            return SimulatedPicoBoard(config, scanner="matrix", columns=columns)
-        return SimulatedPicoBoard(config)
-    return MockBoard(config, factory)
 
 
 def run_selftest(

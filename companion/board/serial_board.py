@@ -16,7 +16,7 @@ from companion.closing import Closing
 
 from .config import BoardConfig
 from .firmware_sim import SimulatedPico
-from .mock_board import SensorFaults
+from .mock_board import MockBoard, SensorFaults
 from .serial_link import SerialLink
 
 RGB = tuple[int, int, int]
@@ -197,3 +197,17 @@ class SimulatedPicoBoard(Closing):
 
     def close(self) -> None:
         self.pico.close()
+
+
+def simulated_board(config: BoardConfig, factory: Any) -> Any:
+    """The simulated board of ``config`` (mock mode): the Pico's, scanning its diode matrix
+    when the firmware's matrix is the config's sensors, or the Pi's pins' (``MockBoard``
+    on ``factory``)."""
+    from .boardcheck import matrix_columns
+
+    if config.sensors.backend == "serial":
+        columns = matrix_columns(config)
+        if columns is not None:
+            return SimulatedPicoBoard(config, scanner="matrix", columns=columns)
+        return SimulatedPicoBoard(config)
+    return MockBoard(config, factory)

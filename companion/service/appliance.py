@@ -22,7 +22,7 @@ from companion.board.pixels import LedOutput, open_pixels
 from companion.board.render import Geometry, render, still
 from companion.board.scene import Scene
 from companion.board.sensors import Sensors
-from companion.board.serial_board import SerialBoard, SimulatedPicoBoard
+from companion.board.serial_board import SerialBoard, simulated_board
 from companion.closing import Closing
 from companion.games.mummy.commands import EndTurn, Roll
 from companion.games.mummy.events import GameWon, SeekerCaught
@@ -273,7 +273,7 @@ def build(
     if config.sensors.backend == "serial":
         url = config.sensors.port
         if mock:
-            mock_board = SimulatedPicoBoard(config)
+            mock_board = simulated_board(config, factory)
             url = mock_board.url
 
         def on_status(up: bool) -> None:

@@ -125,8 +125,8 @@ class GameHub:
         no positions).  Masked magnets are never counted: lifting or putting back a
         maze figure changes nothing here."""
         with self._lock:
-            known = self._occupied - self._masked
-            return len(known) - len(self._visible(self._active))
+            masked = set() if self._sees_masked(self._active) else self._masked
+            return len(self._occupied - masked) - len(self._visible(self._active))
 
     def left_behind(self) -> int:
         """How many magnets the maze left standing when it gave the board away (0: none,

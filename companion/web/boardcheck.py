@@ -73,7 +73,7 @@ def page() -> ResponseReturnValue:
 
 
 @bp.get("/api/state")
-@endpoint("The board check now: its step, what the sensors read, what it found.")
+@endpoint("The board check now: its step, what the sensors read, what it found.", errors=(403, 404))
 def state() -> ResponseReturnValue:
     svc = _service()
     if svc is None:
@@ -82,7 +82,7 @@ def state() -> ResponseReturnValue:
 
 
 @bp.get("/api/stream")
-@endpoint("The board check, live.", answer=None, media="text/event-stream")
+@endpoint("The board check, live.", answer=None, media="text/event-stream", errors=(403, 404))
 def stream() -> ResponseReturnValue:
     svc = _service()
     if svc is None:
@@ -115,7 +115,7 @@ def stream() -> ResponseReturnValue:
 @endpoint(
     "Take the board (a running maze game pauses: pause must be true) and start a check.",
     body=obj(optional={"pause": BOOLEAN, "quick": BOOLEAN}),
-    errors=(400, 403, 409),
+    errors=(400, 403, 404, 409),
 )
 def start() -> ResponseReturnValue:
     need("check", "act")
@@ -140,7 +140,7 @@ def start() -> ResponseReturnValue:
     "The maker's button: next (done, the board is clear), skip (nothing reads here), "
     "finish (end the check now and save its report).",
     body=obj({"answer": one_of("next", "skip", "finish", words="next, skip or finish")}),
-    errors=(400, 403, 409),
+    errors=(400, 403, 404, 409),
 )
 def press() -> ResponseReturnValue:
     need("check", "act")
@@ -155,7 +155,7 @@ def press() -> ResponseReturnValue:
 
 
 @bp.post("/api/end")
-@endpoint("Give the board back to the game that had it.", errors=(400, 403, 409))
+@endpoint("Give the board back to the game that had it.", errors=(400, 403, 404, 409))
 def end() -> ResponseReturnValue:
     need("check", "act")
     svc, games = _service(), hub()
@@ -183,7 +183,10 @@ def reports() -> ResponseReturnValue:
 
 
 @bp.get("/api/reports/<name>")
-@endpoint("One saved report in words, and what changed since the report before it.")
+@endpoint(
+    "One saved report in words, and what changed since the report before it.",
+    errors=(403, 404),
+)
 def report(name: str) -> ResponseReturnValue:
     svc = _service()
     if svc is None:
