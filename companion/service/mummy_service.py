@@ -18,10 +18,12 @@ from typing import Any
 
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Mode, Scene
-from companion.games.mummy.commands import Command, Move
+from companion.games.mummy.commands import Command, Move, MummyStep
 from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
+from companion.games.mummy.moves import mummy_routes
+from companion.games.mummy.state import Phase
 from companion.games.mummy.takeback import Action, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 from companion.i18n import Msg, msg, word
@@ -39,6 +41,9 @@ log = logging.getLogger(__name__)
 LOG_COMMANDS = 40
 #: How many recent action keys the service remembers (``Service._keys``).
 KEYS_KEPT = 64
+#: The pause between the steps of the mummy's move to a destination (``Service.walk``),
+#: so that the table sees each step on the LEDs.
+WALK_PACE_S = 0.3
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,8 @@ class Service(BoardGameLoop[Published]):
         self.clock = clock
         self.quiet_s = quiet_s
         self.hints = hints
+        #: The pause between the steps of ``walk`` (the LEDs show each step).
+        self.walk_pace_s = WALK_PACE_S
         #: The table throws real dice (set by the host page): the roll button is not used.
         self.physical_dice = False
         #: The seats the companion plays (set by the computer mummy): the host's undo
@@ -162,6 +169,34 @@ class Service(BoardGameLoop[Published]):
     def submit(self, role: str, command: Command | Planned, timeout: float = 5.0) -> list[Event]:
         """Apply a player's command; raise RuleError/ServiceError with a player message."""
         return list(self._call("command", command, role, timeout=timeout))
+
+    def walk(self, to: int, sleep: Callable[[float], None] = time.sleep) -> list[Event]:
+        """The mummy's move to a destination in one gesture, played as its single steps.
+
+        The route is ``mummy_routes``' (the maze and the mummy only, never the seekers);
+        each step is a ``MummyStep`` submitted like a tapped one (journal, log, LEDs, one
+        at a time ``walk_pace_s`` apart).  A catch on the way ends the move there, as the
+        engine says; so does anything else that changes the mummy's move meanwhile."""
+        state = self._published.state
+        if state.phase is not Phase.MUMMY_MOVING:
+            raise ServiceError("It is not the mummy's move.")
+        route = mummy_routes(state).get(to)
+        if route is None:
+            name = self.maze.cell_name(to) if self.maze.is_cell(to) else str(to)
+            raise ServiceError(
+                "The mummy cannot reach {cell} with {n} steps left.", cell=name, n=state.steps_left
+            )
+        events: list[Event] = []
+        here = state.mummy
+        for number, cell in enumerate(route):
+            if number:
+                sleep(self.walk_pace_s)
+            now = self._published.state
+            if now.phase is not Phase.MUMMY_MOVING or now.mummy != here:
+                break
+            events += self.submit("mummy", MummyStep(cell))
+            here = cell
+        return events
 
     def new_game(self, colours: list[str], timeout: float = 5.0, **options: Any) -> int:
         """Start a game (options: see ``make_game_setup``; ``hands``: each seeker's

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games.mummy.commands import Command, Roll, RollMummyDie
 from companion.games.mummy.engine import RuleError
-from companion.games.mummy.maze import Colour
+from companion.games.mummy.maze import Colour, parse_cell_name
 from companion.games.mummy.record import command_from_json
 from companion.games.mummy.words import colour_word, treasure_word
 from companion.i18n import N_, MessageError, Msg, counted, msg, word
@@ -70,7 +70,8 @@ bp = Blueprint("play_api", __name__, url_prefix="/api")
 #: "move" only for a number move back to the figure's own cell, which the sensors
 #: cannot see (the service refuses any other move from a page).
 SEEKER_COMMANDS = frozenset({"resolve", "roll", "announce", "move", "play_card", "end_turn"})
-MUMMY_COMMANDS = frozenset({"roll_mummy_die", "mummy_step", "end_mummy_move"})
+#: "mummy_go": the mummy's move to a destination in one gesture (``Service.walk``).
+MUMMY_COMMANDS = frozenset({"roll_mummy_die", "mummy_step", "mummy_go", "end_mummy_move"})
 # -- the contract (``contract.py``: each body checked against it, and /api/openapi.json) --
 
 #: A seat's state: the keys every seat's page reads first (the rest is the role's view).
@@ -186,7 +187,36 @@ def mummy_command() -> ResponseReturnValue:
     seat = computer_seat()
     if seat is not None and seat.level is not None:
         abort(409, "The computer plays the mummy in this game.")
-    return _submit("mummy", data, table, lambda p: mummy_payload(p, table, _aid(seat, table)))
+
+    def make(published: Published) -> Payload:
+        return mummy_payload(published, table, _aid(seat, table))
+
+    if data["cmd"] == "mummy_go":
+        return _go(data, make)
+    return _submit("mummy", data, table, make)
+
+
+def _go(data: dict[str, Any], make: Callable[[Published], Payload]) -> ResponseReturnValue:
+    """The mummy's move to a destination: its steps one by one, a catch ends it there."""
+    svc = service()
+    try:
+        to = parse_cell_name(str(data.get("to", "")), svc.maze.width, svc.maze.height)
+    except ValueError:
+        abort(400, "Tap a lit cell of the maze to go there.")
+    return _answered(lambda: svc.walk(to), make)
+
+
+def _answered(
+    act: Callable[[], object], make: Callable[[Published], Payload]
+) -> ResponseReturnValue:
+    """Do a seat's request: the new state, or the refusal's words (400) beside it."""
+    svc = service()
+    try:
+        act()
+    except (RuleError, ServiceError) as exc:
+        status = refusal_status(exc, 400)
+        return jsonify({"error": message_of(exc), "state": make(svc.published)}), status
+    return jsonify({"ok": True, "state": make(svc.published)})
 
 
 @bp.post("/mummy/takeback")
@@ -663,12 +693,7 @@ def _submit(
     except (ValueError, TypeError) as exc:
         abort(400, msg("That is not a command the game knows: {error}.", error=str(exc)))
     _check_dice_mode(command, table)
-    try:
-        svc.submit(role, command)
-    except (RuleError, ServiceError) as exc:
-        status = refusal_status(exc, 400)
-        return jsonify({"error": message_of(exc), "state": make(svc.published)}), status
-    return jsonify({"ok": True, "state": make(svc.published)})
+    return _answered(lambda: svc.submit(role, command), make)
 
 
 def _take_back(

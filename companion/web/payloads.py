@@ -32,6 +32,7 @@ from companion.games.mummy.events import (
     TurnStarted,
 )
 from companion.games.mummy.maze import Maze, Treasure
+from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import MummyMoveKind, Phase, Setup, State, Winner
 from companion.games.mummy.views import (
     maze_view,
@@ -68,6 +69,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         "names": seeker_names(state.setup),
         "view": view,
         "steps": mummy_moves(state.maze, state.mummy, view.get("mummy_steps", [])),
+        "routes": mummy_route_list(state),
         "board": board,
         "guidance": board["message"]
         if published.paused
@@ -435,6 +437,18 @@ def mummy_moves(maze: Maze, mummy: int, steps: list[int]) -> list[Payload]:
             direction = opening.side.opposite.value
         moves.append({"cell": cell, "name": maze.cell_name(cell), "dir": direction})
     return moves
+
+
+def mummy_route_list(state: State) -> list[Payload]:
+    """While the mummy moves: each cell it may go to in one gesture, with its steps
+    (from the maze and the mummy alone: nothing of the seekers)."""
+    if state.phase is not Phase.MUMMY_MOVING:
+        return []
+    maze = state.maze
+    return [
+        {"cell": cell, "name": maze.cell_name(cell), "path": route}
+        for cell, route in mummy_routes(state).items()
+    ]
 
 
 # -- events in words ---------------------------------------------------------------------

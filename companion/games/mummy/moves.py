@@ -83,11 +83,53 @@ def can_move_at_all(state: Situation, figure: int) -> bool:
 
 def mummy_steps(state: State) -> list[int]:
     """The cells the mummy may step to next (walls and rooms excluded)."""
-    maze = state.setup.maze
-    node = state.mummy
+    return _mummy_next(state.setup.maze, state.mummy)
+
+
+def _mummy_next(maze: Maze, node: int) -> list[int]:
     if maze.is_cell(node):
         return sorted(maze.adjacent[node])
     return sorted(o.cell for o in maze.openings(node))
+
+
+def mummy_routes(state: State) -> dict[int, list[int]]:
+    """Each cell the mummy may end its move on, with the steps that take it there.
+
+    Computed from the maze and the mummy alone, never the seekers (the mummy's page must
+    not learn where they are): a seeker on the way is caught and ends the move there, as
+    with single steps.  The route is a shortest one, the first in cell order where
+    several are as short (the mummy picks another by stepping first).  With "exactly"
+    the steps left over go back and forth from the destination to its first neighbour in
+    cell order; a cell at an odd number of extra steps cannot be reached."""
+    maze = state.setup.maze
+    left = state.steps_left
+    parent: dict[int, int] = {state.mummy: -1}
+    frontier, depth = [state.mummy], 0
+    while frontier and depth < left:
+        depth += 1
+        following = []
+        for node in frontier:
+            for cell in _mummy_next(maze, node):
+                if cell not in parent:
+                    parent[cell] = node
+                    following.append(cell)
+        frontier = following
+    routes: dict[int, list[int]] = {}
+    for cell in parent:
+        if cell == state.mummy:
+            continue
+        route = [cell]
+        while parent[route[-1]] != state.mummy:
+            route.append(parent[route[-1]])
+        route.reverse()
+        if state.setup.options.mummy_moves_exactly:
+            spare = left - len(route)
+            back = maze.adjacent[cell]
+            if spare % 2 or (spare and not back):
+                continue
+            route += [min(back, default=cell), cell] * (spare // 2)
+        routes[cell] = route
+    return dict(sorted(routes.items()))
 
 
 def why_not(state: State, figure: int, face: Face, to: int) -> Msg:

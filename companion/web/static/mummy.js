@@ -3,18 +3,31 @@
 
 const ROLE = "mummy";
 let current = null;
+let picked = null;  // the destination tapped for a move in one gesture (a route), or null
 const board = new Board($("board"), {figures: 1, onCell: cell => {
-  if (current && current.steps && current.steps.some(s => s.cell === cell)) step(cell);
+  if (!current || !current.steps) return;
+  if (current.steps.some(s => s.cell === cell)) { picked = null; step(cell); return; }
+  const route = (current.routes || []).find(r => r.cell === cell);
+  picked = route && !(picked && picked.cell === cell) ? route : null;
+  render(current);
 }});
 
 function send(body) { return command(ROLE, body, render); }
 function step(cell) { send({cmd: "mummy_step", to: cellName(cell, current.view.maze.width)}); }
+function go(route) {
+  picked = null;
+  $("go").disabled = true;
+  send({cmd: "mummy_go", to: route.name});
+}
 
 function render(data) {
   cues.follow("mummy", data);
   renderNotice(data.notice);
   renderTakeback("mummy", data.takeback, render, data.takeback_key);
   current = data;
+  // A destination stays picked only while the same way still leads there.
+  const same = picked && (data.routes || []).find(r => r.cell === picked.cell && r.path.join() === picked.path.join());
+  picked = same || null;
   $("guidance").textContent = data.guidance;
   if (data.stage === "dealing") {
     clearGame(board);
@@ -32,6 +45,7 @@ function render(data) {
   const moving = v.phase === "mummy_moving";
   board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step",
                         named: messageCells(v.maze)});
+  renderRoutes(moving ? data.routes || [] : []);
   renderAid(data.aid);
   $("dice-out").textContent = v.dice_out ? _("Mummy dice lying out: {n}", {n: v.dice_out}) : "";
   renderPlayers($("players"), data);
@@ -84,9 +98,39 @@ function renderControls(data) {
       }
     }
   }
+  if (picked) {
+    const n = picked.path.length;
+    actions.append(button(n === 1 ? _("Go to {cell} (1 step)", {cell: picked.name})
+                                  : _("Go to {cell} ({n} steps)", {cell: picked.name, n}),
+                          () => go(picked), {class: "primary", id: "go"}));
+  }
   if (!data.options.exact) {
     actions.append(button(_("End the move here"), () => send({cmd: "end_mummy_move"})));
   }
+}
+
+// The cells the mummy can reach this move (from the maze alone: nothing of the seekers),
+// and the way to the one tapped: tap it again or "Go" to walk it step by step.
+function renderRoutes(routes) {
+  if (board.routeLayer) board.routeLayer.remove();
+  board.routeLayer = null;
+  if (!routes.length || !board.drawn) return;
+  const layer = svgEl("g", {class: "routes", "pointer-events": "none"});
+  const near = new Set(current.steps.map(s => s.cell));
+  for (const r of routes) {
+    if (near.has(r.cell)) continue;
+    const rect = board.drawn.cells[r.cell];
+    svgEl("rect", {x: rect.getAttribute("x"), y: rect.getAttribute("y"), width: CELL, height: CELL,
+                   class: "reach", "data-cell": r.cell}, layer);
+  }
+  if (picked) {
+    const points = [board.place(current.view.mummy, -1), ...picked.path.map(c => board.centre(c))];
+    svgEl("polyline", {points: points.map(p => p.join(",")).join(" "), class: "route"}, layer);
+    const [x, y] = board.centre(picked.cell);
+    svgEl("circle", {cx: x, cy: y, r: 12, class: "route-end", "data-cell": picked.cell}, layer);
+  }
+  board.drawn.svg.insertBefore(layer, board.litLayer);
+  board.routeLayer = layer;
 }
 
 // The deduction aid: per seeker figure a stripe of its colour on every cell where it
