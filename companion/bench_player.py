@@ -10,7 +10,7 @@ mock board's pin flips is the start); each page stamps the frame that paints the
 message carrying the move (``requestAnimationFrame`` after the page's own handler).
 Each mummy step is tapped on the mummy's page (``fetch`` in the page) and timed to the
 table's screen and to the LED frame.  The server's stamps split each put-down into
-contiguous parts (scan, settle, delivery to the loop, judge and engine, journal,
+contiguous parts (scan, settle, delivery to the loop, judge, engine, journal,
 publish, each seat's stream written, and on to the screen), so no wait hides between
 the rows.
 
@@ -441,6 +441,7 @@ def _breakdown(moves: list[dict[str, Any]], trace: list[dict[str, Any]]) -> dict
             continue
         change = next(c for c in settle["changes"] if c[0] == move["to"])
         dispatch = next(e for e in later if e["k"] == "dispatch" and e["t"] >= settle["t"])
+        apply = next((e for e in later if e["k"] == "apply" and e["t"] >= dispatch["t"]), dispatch)
         j_start = next(
             e for e in later if e["k"] == "journal" and not e["end"] and e["t"] >= dispatch["t"]
         )
@@ -455,7 +456,8 @@ def _breakdown(moves: list[dict[str, Any]], trace: list[dict[str, Any]]) -> dict
         add("scan", change[2] - edge["t"])
         add("settle", change[3] - change[2])
         add("deliver", dispatch["t"] - change[3])
-        add("judge_engine", j_start["t"] - dispatch["t"])
+        add("judge", apply["t"] - dispatch["t"])
+        add("engine", j_start["t"] - apply["t"])
         add("journal", j_end["t"] - j_start["t"])
         add("publish", publish["t"] - j_end["t"])
         written_at = []
@@ -612,7 +614,7 @@ ROWS: tuple[tuple[str, str, float | None], ...] = (
     ("page_open", "page open -> live (first message on the screen)", 200),
 )
 #: The parts of a put-down, in order: they add up to put-down -> a seat's screen.
-PARTS = ("scan", "settle", "deliver", "judge_engine", "journal", "publish")
+PARTS = ("scan", "settle", "deliver", "judge", "engine", "journal", "publish")
 
 
 def _figures(rows: dict[str, list[float]], prefix: str, scale: float) -> list[Any]:

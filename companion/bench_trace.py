@@ -5,8 +5,9 @@ figure's way from the board to a phone's stream is written there as a JSON line 
 its wall-clock time (``t``, seconds), so the bench can tell where each millisecond
 went: the mock board's pin flipped (``edge``), the sensor scan that first saw it and
 the one that confirmed it after the settle time (``settled``), the game loop taking the
-scan's changes (``dispatch``), the journal's write (``journal``), the publish, every
-LED frame and every seat's stream written.  Nothing here runs unless asked for.
+scan's changes (``dispatch``), the judged move applied (``apply``), the journal's
+write (``journal``), the publish, every LED frame and every seat's stream written.
+Nothing here runs unless asked for.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def install(appliance: Any, app: Any, path: str) -> None:
     appliance.sensors.on_changes = settled
     service = appliance.service
     _wrap(service, "_dispatch", lambda r: trace("dispatch", kind=r.kind), lambda r: None)
+    _wrap(service, "_apply_pending", lambda: trace("apply"), lambda: None)
     for name in ("append", "replace_last"):
         _wrap(
             service.journal,
