@@ -165,12 +165,19 @@ def check_no_seeker_sees_anothers_cards(game: Game, seed: int) -> int:
         payload = json.dumps(
             localize(seeker_payload(published, table, seeker), "en"), sort_keys=True
         )
-        assert payload == json.dumps(answer.json, sort_keys=True)
+        assert payload == json.dumps(seat_state(answer.json), sort_keys=True)
         twin = others_hands_twin(published.state, seeker, seed)
         differed += twin.hands != published.state.hands
         seen = localize(seeker_payload(replace(published, state=twin), table, seeker), "en")
         assert json.dumps(seen, sort_keys=True) == payload, f"seeker{seeker} sees others' cards"
     return differed
+
+
+def seat_state(answer: dict[str, Any]) -> dict[str, Any]:
+    """A seat's API answer without the game that holds the board (public: the host gave
+    it, every page names it), which the API adds to the role's payload."""
+    assert answer["active_game"] in ("mummy", None)
+    return {key: value for key, value in answer.items() if key != "active_game"}
 
 
 def check_mummy_sees_nothing_secret(game: Game, seed: int) -> str:
@@ -182,7 +189,7 @@ def check_mummy_sees_nothing_secret(game: Game, seed: int) -> str:
     assert_no_secret(text)
     table = game.table
     payload = json.dumps(localize(mummy_payload(published, table), "en"), sort_keys=True)
-    assert payload == json.dumps(json.loads(text), sort_keys=True)
+    assert payload == json.dumps(seat_state(json.loads(text)), sort_keys=True)
     for twin in twins(published.state, seed):
         assert json.dumps(
             localize(mummy_payload(replace(published, state=twin), table), "en"), sort_keys=True

@@ -274,16 +274,55 @@ def test_new_codes_shut_every_phone_out(table):
     assert red.get("/api/seeker/state").status_code == 200
 
 
-def test_the_same_colours_keep_the_seats_and_others_do_not(table):
+def test_the_same_colours_keep_the_seats(table):
     table.new_game(["red", "blue"])
     red = table.device("seeker0")
     codes = dict(table.codes)
     table.new_game(["red", "blue"], exact=True)
     assert table.codes == codes
     assert red.get("/api/seeker/state").json["options"]["exact"] is True
-    table.new_game(["red", "violet"])
-    assert table.codes != codes
-    assert red.get("/api/seeker/state").status_code == 403
+
+
+def test_a_new_game_keeps_every_seat_whose_role_it_still_has(table):
+    """Adding Turquoise shut every phone out before; now only a colour left out does."""
+    table.new_game(["red", "blue"])
+    red, blue = table.device("seeker0"), table.device("seeker1")
+    mummy, screen, watcher = table.device("mummy"), table.device("table"), table.device("watch")
+    codes = dict(table.codes)
+    status = table.new_game(["red", "turquoise", "blue"])
+    # Blue moved to the third place in the turn order and kept its phone and its code.
+    assert table.codes["seeker0"] == codes["seeker0"]
+    assert table.codes["seeker2"] == codes["seeker1"]
+    assert table.codes["seeker1"] not in codes.values()
+    for seat in ("mummy", "table", "watch"):
+        assert table.codes[seat] == codes[seat]
+    assert red.get("/api/seeker/state").json["seat"] == "seeker0"
+    assert blue.get("/api/seeker/state").json["seat"] == "seeker2"
+    assert "Blue" in blue.get("/seeker").get_data(as_text=True)
+    assert mummy.get("/api/mummy/state").status_code == 200
+    assert screen.get("/api/table/state").status_code == 200
+    assert watcher.get("/api/watch/state").status_code == 200
+    joined = {s["seat"] for s in status["table"]["seats"] if s["joined"]}
+    assert joined == {"mummy", "seeker0", "seeker2", "table", "watch"}
+
+    # Blue is left out: its phone is shut out and told why, in its language.
+    table.new_game(["red", "turquoise"])
+    assert red.get("/api/seeker/state").json["seat"] == "seeker0"
+    assert mummy.get("/api/mummy/state").status_code == 200
+    refused = blue.get("/api/seeker/state")
+    assert refused.status_code == 403
+    assert "Blue is not in the new game" in error(refused)
+    assert "Blue is not in the new game" in blue.get("/").get_data(as_text=True)
+    blue.set_cookie("lang", "de")
+    german = blue.get("/seeker").get_data(as_text=True)
+    assert "Blau spielt im neuen Spiel nicht mit" in german
+    # Its old code is no seat's any more (Turquoise's seat kept its own code).
+    assert codes["seeker1"] not in table.codes.values()
+
+    # New codes stay the one way to shut everyone out.
+    table.host.post("/api/host/codes", json={})
+    for phone, path in ((red, "/api/seeker/state"), (mummy, "/api/mummy/state")):
+        assert phone.get(path).status_code == 403
 
 
 def test_a_restart_keeps_every_phone_joined(tmp_path):

@@ -5,11 +5,15 @@ The host sets up a *table*: the seekers' colours, the options and one short join
 per seat.  A device that joins a seat gets it in Flask's signed session cookie
 (``{"table", "v", "seat", "d"}``; the app's secret key is made once per install,
 readable by its owner only), so a forged or edited cookie is simply not there.  A seat
-is valid while the table id and its code version are current (a new setup with other
-colours, or "new codes" on the host page, shuts every phone out) and, for a playing
-seat, while it is still this device's (``d``): one device per seat, a second device
-takes the seat over only after a confirmation, and the first one is told why it was
-shut out.  The watching seat is read-only and may be open on any number of devices.
+is valid while the table id and its code version are current ("new codes" on the host
+page shuts every phone out) and, for a playing seat, while it is still this device's
+(``d``): one device per seat, a second device takes the seat over only after a
+confirmation, and the first one is told why it was shut out.  A new game keeps every
+seat whose role it still has (``Table.recoloured``): the mummy, the table, the watching
+seat and each seeker colour it keeps stay joined with their codes, even where a seeker's
+place in the turn order moved (a playing seat is found by its device); only the phones
+of colours left out lose their seat, and they are told why (``Seats.removed_colour``).
+The watching seat is read-only and may be open on any number of devices.
 
 A seat ends on the server, not only in the cookie: "Leave" unbinds the device from its
 seat (``leave``), so a copy of the cookie taken before opens nothing afterwards.
@@ -192,6 +196,8 @@ class Table:
     left: list[str] = field(default_factory=list)
     #: Counts the times every watching device was shut out (``left`` grew too long).
     watch_version: int = 0
+    #: Devices whose seeker colour a new game left out, with that colour (told why).
+    removed: dict[str, str] = field(default_factory=dict)
 
     @property
     def seats(self) -> list[str]:
@@ -225,6 +231,39 @@ class Table:
         self.joined = []
         self.devices = {}
         self.left = []
+        self.removed = {}
+
+    def recoloured(self, colours: list[str]) -> Table:
+        """A copy of this table for a new game with ``colours``: every seat whose role is
+        still there keeps its code, its device and its "joined" (a seeker by colour,
+        wherever it now sits in the turn order); a new colour gets a new code, and the
+        devices of colours left out are noted in ``removed`` (their phones are told)."""
+        table = self.copy()
+        old = {f"seeker{i}": colour for i, colour in enumerate(self.colours)}
+        seat_now = {seat: f"seeker{colours.index(c)}" for seat, c in old.items() if c in colours}
+        for seat in ("mummy", "table", WATCH):
+            seat_now[seat] = seat
+        table.colours = list(colours)
+        table.codes = {seat_now[s]: code for s, code in self.codes.items() if s in seat_now}
+        for seat in table.seats:
+            table.codes.setdefault(seat, new_code())
+        table.devices = {seat_now[s]: d for s, d in self.devices.items() if s in seat_now}
+        table.joined = [seat_now[s] for s in self.joined if s in seat_now]
+        for seat, device in self.devices.items():
+            if seat not in seat_now:
+                table.removed[device] = old[seat]
+        while len(table.removed) > MAX_LEFT:  # the oldest are forgotten (no reason shown)
+            del table.removed[next(iter(table.removed))]
+        return table
+
+    def seat_of_device(self, device: object) -> str | None:
+        """The playing seat ``device`` holds (compared in constant time)."""
+        found = None
+        if isinstance(device, str):
+            for seat, own in self.devices.items():
+                if hmac.compare_digest(own.encode(), device.encode()):
+                    found = seat
+        return found
 
     def unbind(self, seat: str, device: str) -> None:
         """``device`` leaves ``seat``: the seat is free, that device's cookie ends."""
@@ -257,6 +296,7 @@ class Table:
             devices={str(k): str(v) for k, v in data.get("devices", {}).items()},
             left=[str(d) for d in data.get("left", [])],
             watch_version=int(data.get("watch_version", 0)),
+            removed={str(k): str(v) for k, v in data.get("removed", {}).items()},
         )
         for seat in table.seats:  # a table saved before a seat was added gets its code
             table.codes.setdefault(seat, new_code())
@@ -413,19 +453,28 @@ class Seats:
         seat = cookie.get("seat")
         if cookie.get("table") != table.id or cookie.get("v") != table.version:
             return None, False
-        if not isinstance(seat, str) or seat not in table.seats:
+        if not isinstance(seat, str):
             return None, False
         device = cookie.get("d")
         if seat == WATCH:
             if cookie.get("w", 0) != table.watch_version or device in table.left:
                 return None, False
             return seat, False
-        own = table.devices.get(seat)
-        if own is None or not isinstance(device, str):
+        held = table.seat_of_device(device)
+        if held is not None:  # its place in the turn order may have moved (a new game)
+            return held, False
+        if not isinstance(device, str) or device in table.removed:
             return None, False
-        if not hmac.compare_digest(device.encode(), own.encode()):
-            return None, True
-        return seat, False
+        return None, table.devices.get(seat) is not None
+
+    def removed_colour(self, cookie: object) -> str | None:
+        """The seeker colour this device played, when a new game left that colour out."""
+        table = self.table
+        if not isinstance(cookie, dict) or table is None:
+            return None
+        if cookie.get("table") != table.id or cookie.get("v") != table.version:
+            return None
+        return table.removed.get(str(cookie.get("d")))
 
     def held_elsewhere(self, seat: str, cookie: object) -> bool:
         """Joining ``seat`` would take it from another device (ask first)."""

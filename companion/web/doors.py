@@ -28,9 +28,10 @@ from flask import (
     session,
 )
 
-from companion.i18n import N_, MessageError
+from companion.games.mummy.words import colour_word
+from companion.i18n import N_, MessageError, msg
 from companion.service.registry import GAME_NAMES
-from companion.table.doors import Action, Game, may, may_give_board
+from companion.table.doors import Action, Game, may, may_give_board, seat_kind
 from companion.table.seats import Seats
 
 from .context import hub, service
@@ -97,6 +98,8 @@ def denial(game: Game, seat: str | None) -> str:
             "This phone holds the mummy's seat: the board check shows where every magnet "
             "stands, so it opens only on another phone of the host."
         )
+    if seat is None and (removed := colour_removed()) is not None:
+        return removed
     if game in ("sim", "journal") and seat == "mummy" and is_host():
         return N_(
             "This phone holds the mummy's seat: what shows where the seekers stand (the "
@@ -111,6 +114,21 @@ def denial(game: Game, seat: str | None) -> str:
     if seat is not None:
         return N_("This page is another seat's: open your own page.")
     return N_("This page needs the code of a seat: ask the host.")
+
+
+def colour_removed() -> str | None:
+    """This device's seeker colour is not in the new game (in the reader's words)."""
+    store = seats()
+    colour = None if store is None else store.removed_colour(session.get("seat"))
+    if colour is None:
+        return None
+    return text_of(
+        msg(
+            "{colour} is not in the new game: the host set it up without this colour. Ask "
+            "the host for the code of another seat.",
+            colour=colour_word(colour),
+        )
+    )
 
 
 def refuse(message: str, status: int = 403) -> NoReturn:
@@ -140,9 +158,55 @@ def check_request() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """The cross-site lock on every request, and ``csrf_token()`` for the templates."""
+    """The cross-site lock on every request, and ``csrf_token()`` and ``table_menu()``
+    for the templates."""
     app.before_request(check_request)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["table_menu"] = table_menu
+
+
+# -- the menu on every page --------------------------------------------------------------
+
+#: The menu's entries: its key, its label, the game whose door it opens.
+MENU = (
+    ("maze", N_("The maze"), "mummy"),
+    ("lootnrun", N_("Loot N Run"), "lootnrun"),
+    ("crypt", N_("Into the Crypt"), "crypt"),
+    ("host", N_("Host"), "host"),
+    ("rules", N_("Rules"), ""),
+)
+
+
+def table_menu(here: str) -> list[dict[str, Any]]:
+    """One table across the games: the same menu on every page, each entry only where
+    this device may go (``companion.table.doors.may``).  ``here``: the menu key of the
+    page showing it ("maze", "lootnrun", "crypt", "host", "rules"); the rules entry opens
+    the rules of the game of that page.  The maze entry opens this seat's own maze page
+    (its seat page), or the host page for a host without a seat."""
+    seat, host = current_seat(), is_host()
+    urls = {
+        "maze": _seat_page(seat) if seat is not None else None,
+        "lootnrun": "/lootnrun",
+        "crypt": "/crypt",
+        "host": "/host",
+    }
+    items = []
+    for key, label, game in MENU:
+        if key == "rules":
+            rules_of = {"lootnrun": "lootnrun", "crypt": "crypt"}.get(here, "mummy")
+            url: str | None = f"/rules/{rules_of}"
+        elif key == "maze":
+            url = urls["maze"]
+        else:
+            url = urls[key] if may(seat, host, game, "look") else None  # type: ignore[arg-type]
+        if url is not None:
+            items.append({"key": key, "label": label, "url": url, "current": key == here})
+    return items
+
+
+def _seat_page(seat: str) -> str:
+    kind = seat_kind(seat)
+    return f"/{kind}"
 
 
 # -- the board -------------------------------------------------------------------------

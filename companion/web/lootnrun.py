@@ -190,7 +190,8 @@ def _door() -> None:
 
 @bp.get("")
 def page() -> ResponseReturnValue:
-    return render_template("lootnrun.html", max_name=MAX_NAME)
+    # Only the host gives the board away: the page offers its board button to the host.
+    return render_template("lootnrun.html", max_name=MAX_NAME, host=is_host())
 
 
 # -- the API ----------------------------------------------------------------------------

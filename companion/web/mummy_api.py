@@ -174,7 +174,7 @@ def _error(exc: HTTPException) -> ResponseReturnValue:
 def mummy_state() -> ResponseReturnValue:
     _, table = _need("mummy")
     seat = computer_seat()
-    return jsonify(mummy_payload(service().published, table, _aid(seat, table)))
+    return jsonify(_on_board(mummy_payload(service().published, table, _aid(seat, table))))
 
 
 @bp.post("/mummy/command")
@@ -255,7 +255,7 @@ def _aid(seat: Any, table: Table) -> Payload | None:
 @endpoint("A seeker's state: their cards and what they may know.", answer=SEAT_STATE)
 def seeker_state() -> ResponseReturnValue:
     seat, table = _need("seeker")
-    return jsonify(seeker_payload(service().published, table, _index(seat)))
+    return jsonify(_on_board(seeker_payload(service().published, table, _index(seat))))
 
 
 @bp.post("/seeker/command")
@@ -338,7 +338,7 @@ def seeker_stream() -> ResponseReturnValue:
 @endpoint("The table screen's state: the board, whose turn, the dice.", answer=SEAT_STATE)
 def table_state() -> ResponseReturnValue:
     _, table = _need("table")
-    return jsonify(table_payload(service().published, table))
+    return jsonify(_on_board(table_payload(service().published, table)))
 
 
 @bp.get("/table/stream")
@@ -370,7 +370,7 @@ def watch_state() -> ResponseReturnValue:
 def watch_stream() -> ResponseReturnValue:
     seat, _ = _need("watch")
     games = hub()
-    return _live(_watching(games), seat, also=lambda: games.active if games else None)
+    return _live(_watching(games), seat)
 
 
 def _watching(games: Any) -> Callable[[Published, Table], Payload]:
@@ -395,7 +395,8 @@ def _need_host() -> Seats:
 @bp.post("/host/game")
 @endpoint("The host sets up a game.", body=NEW_TABLE, answer=HOST_STATUS, errors=(400, 403, 409))
 def host_game() -> ResponseReturnValue:
-    """Set up a game; the same colours keep the seats (phones stay joined)."""
+    """Set up a game; every seat whose role is still there stays joined (a seeker by
+    colour), the phones of colours left out are told why."""
     store = _need_host()
     data = body()
     try:
@@ -407,8 +408,7 @@ def host_game() -> ResponseReturnValue:
     with store.lock:
         _check_game_seen(data.get("replaces"), svc.published.game_id)
         table = store.table
-        table = Table.new(colours, options) if table is None or table.colours != colours else table
-        table = table.copy()
+        table = Table.new(colours, options) if table is None else table.recoloured(colours)
         table.options = options
         table.dealing = options.cards == "physical"
         table.hands = {}
@@ -679,6 +679,12 @@ def seat_name(seat: str, names: list[Msg]) -> Msg:
 # -- helpers -----------------------------------------------------------------------------
 
 
+def _on_board(payload: Payload) -> Payload:
+    """A seat's state with the game that holds the board (as its stream sends it)."""
+    games = hub()
+    return {"active_game": games.active if games is not None else None, **payload}
+
+
 def _index(seat: str) -> int:
     return int(seat.removeprefix("seeker"))
 
@@ -806,7 +812,7 @@ def _start_game(store: Seats, table: Table, **options: Any) -> None:
 def _live(
     make: Callable[[Published, Table], Payload],
     seat: str,
-    also: Callable[[], object] = lambda: None,
+    also: Callable[[], object] | None = None,
 ) -> Response:
     """A server-sent event stream of ``make``'s payload, sent only when it changes.
 
@@ -815,8 +821,12 @@ def _live(
     count a seeker's steps from the stream's rhythm.  The maze goes in the first
     message only (``Once``), and the announcements as what is new (``LogDelta``).
     ``also``: anything else the payload reads that may change without a publish of the
-    maze (which game holds the board).
+    maze; which game holds the board (``active_game``) is always sent, so every seat's
+    page offers to follow the board to the game the host gave it to.
     """
+    games = hub()
+    holder: Callable[[], object] = lambda: games.active if games is not None else None  # noqa: E731
+    extra = also or (lambda: None)
     svc = service()
     store = seats()
     cookie = dict(session.get("seat") or {})
@@ -824,21 +834,21 @@ def _live(
     once = Once()
     delta = LogDelta()
     last = ""
-    seen: tuple[int, int, object] = (-1, -1, None)
+    seen: tuple[int, int, tuple[object, object]] = (-1, -1, (None, None))
 
     def step() -> tuple[str, bool]:
         nonlocal last, seen
         if svc.closing:
             return "", False
         published = svc.published
-        now_seen = (published.version, store.serial, also())
+        now_seen = (published.version, store.serial, (holder(), extra()))
         if now_seen == seen:
             return "", True
         seen = now_seen
         table = store.table
         if store.seat_of(cookie) != seat or table is None:
             return 'data: {"stale": true}\n\n', False
-        payload = localize(make(published, table), lang)
+        payload = localize({"active_game": now_seen[2][0], **make(published, table)}, lang)
         text = json.dumps(payload)
         if text == last:
             return "", True

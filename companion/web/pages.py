@@ -126,10 +126,11 @@ def leave() -> ResponseReturnValue:
 
 
 def _shut_out() -> str | None:
-    """Why this device lost its seat, if it was opened on another phone."""
+    """Why this device lost its seat: opened on another phone, or its colour left out of
+    the new game."""
     if seats().taken_over(session.get("seat")):
         return N_("This seat was opened on another phone. Enter a code to join again.")
-    return None
+    return doors.colour_removed()
 
 
 def _seat_for(code: str) -> tuple[str | None, str | None, int]:

@@ -176,11 +176,27 @@ def table_payload(published: Published, table: Table) -> Payload:
         "view": table_view(state),
         "board": _board(published),
         "guidance": table_guidance(state, published),
+        "absent": absent_seeker(state, table),
         "log": _log(published, state.setup, "table"),
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
         "notice": notice_json(published, "table"),
     }
+
+
+def absent_seeker(state: State, table: Table) -> Msg | None:
+    """The seeker whose turn it is has no phone joined: the table says so (the game
+    would wait for a page nobody holds)."""
+    if state.is_over or state.is_mummy_turn:
+        return None
+    seat = f"seeker{state.seeker}"
+    if seat in table.joined:
+        return None
+    name = seeker_names(state.setup)[state.seeker]
+    return msg(
+        "{name} has not joined: it is their turn. Scan their code on the host page with a phone.",
+        name=name,
+    )
 
 
 def dealing_payload(published: Published, table: Table, seat: str) -> Payload:

@@ -65,7 +65,8 @@ function buildBoard() {
 }
 
 function tap(name) {
-  if (!view || view.over) return;
+  // Another game holds the board: the crypt says so and takes no tap (nothing to refuse).
+  if (!view || view.over || !view.board.plays_crypt) return;
   const hint = view.hints.find(h => h.square === name || h.corner === name);
   if (hint) { api("/crypt/api/command", hint); return; }
   if (view.phase === "placing_cubes") {
@@ -79,7 +80,9 @@ function tap(name) {
 
 let shownPly = -1;
 function render(v) {
-  if (v.ply !== shownPly || v.game_id !== (view && view.game_id)) showError("");  // the game moved on
+  const moved = v.ply !== shownPly || v.game_id !== (view && view.game_id);
+  const boardChanged = Boolean(view) && view.board.plays_crypt !== v.board.plays_crypt;
+  if (moved || boardChanged) showError("");  // the game or the board moved on
   shownPly = v.ply;
   view = v;
   const b = v.board;
@@ -90,7 +93,7 @@ function render(v) {
   });
   const locks = new Set(v.locks), crypt = new Set(v.layout.crypt), green = new Set(v.layout.green);
   // While the board disagrees with the game, only what to put right is marked.
-  const hints = b.matches ? v.hints : [];
+  const hints = b.matches && b.plays_crypt ? v.hints : [];
   const hintSquares = new Set(hints.map(h => h.square || h.corner || h.to).filter(Boolean));
   b.hints.forEach(s => hintSquares.add(s));
   const marks = {lifted: new Set(b.lifted), error: new Set(b.errors), missing: new Set(b.missing),
@@ -124,6 +127,7 @@ function render(v) {
     for (const [cls, set] of Object.entries(marks)) el.classList.toggle(cls, set.has(name));
     if (hintSquares.has(name)) label += ", " + (placeable ? _("a cube may go here") : _("possible"));
     el.setAttribute("aria-label", label);
+    el.disabled = !b.plays_crypt || v.over;  // nothing to tap while another game has the board
   }
   renderScores(v);
   renderTurn(v);
@@ -137,10 +141,13 @@ function render(v) {
   cm.hidden = !v.last_computer;
   cm.textContent = v.last_computer ? _("Computer: {move}", {move: v.last_computer}) : "";
   const hist = $("history");
-  hist.setAttribute("start", v.ply);
-  hist.replaceChildren(...v.history.slice().reverse().slice(0, 5).map(e => {
+  // The move numbers are part of each line (a list's own numbers overflow the margin).
+  hist.replaceChildren(...v.history.slice().reverse().slice(0, 5).map((e, i) => {
     const li = document.createElement("li");
-    li.textContent = e.text;
+    const ply = document.createElement("span");
+    ply.className = "ply";
+    ply.textContent = `${v.ply - i}.`;
+    li.append(ply, " " + e.text);
     return li;
   }));
   renderBoardUse(b);
@@ -192,6 +199,7 @@ function renderTurn(v) {
 
 function renderBoardUse(b) {
   const mine = b.plays_crypt;
+  followBoard(b.active_game);
   const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt")};
   $("board-game").textContent = mine ? _("The board plays Into the Crypt: lay the crypt sheet over the maze.")
     : (b.active_game ? _("The board plays {game}.", {game: names[b.active_game] || b.active_game})

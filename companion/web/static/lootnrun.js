@@ -205,7 +205,9 @@
   function renderBoardToggle() {
     const button = $("board-toggle");
     const hasGame = view.phase !== "setup";
-    button.hidden = !hasGame;
+    // Only the host gives the board away (anyone else's tap would only be refused).
+    button.hidden = !hasGame || document.body.dataset.host !== "1";
+    if (view.board) followBoard(view.board.active_game);
     const active = view.board && view.board.active;
     button.textContent = active ? _("Back to the maze") : _("Show on the board");
     button.classList.toggle("on", Boolean(active));
@@ -381,8 +383,11 @@
         h("p", {}, h("b", { text: _("{name} reached {n} points.", { name: ender, n: view.target }) }), " " + _("Every player now reveals their remaining cards and scores them as a Run.")),
         h("div", { class: "reveal-list" }, view.players.map((p) => p.revealed
           ? h("span", { class: "done", style: `--who:${p.rgb}` }, tokenDot(p, 24), `${p.name}: revealed`)
-          : h("button", { type: "button", class: "reveal", id: `reveal-${p.index}`, style: `--who:${p.rgb}`, onclick: () => openSheet({ kind: "reveal", player: p.index }) },
-            tokenDot(p, 24), _("{name} reveals", { name: p.name }))))));
+          : h("button", { type: "button", class: "reveal", id: `reveal-${p.index}`, style: `--who:${p.rgb}`,
+              // No cards left: nothing to enter or confirm, one tap reveals nothing.
+              onclick: () => p.cards ? openSheet({ kind: "reveal", player: p.index })
+                : command({ cmd: "final_reveal", player: p.index, cards: [] }).catch(fail) },
+            tokenDot(p, 24), p.cards ? _("{name} reveals", { name: p.name }) : _("{name}: no cards to reveal", { name: p.name }))))));
     }
     // The final screen comes first on a phone: above the track.
     $("final").replaceChildren(...(view.phase === "game_over" ? [finalScreen()] : []));

@@ -35,7 +35,10 @@ function drawMaze(container, maze, pads) {
     cells.push(r);
   }
   const label = (x, y, text) => {
-    svgEl("text", {x, y, class: "edge-label", "pointer-events": "none"}, svg).textContent = text;
+    // Centred on its place by the drawing itself, not by a page's style sheet: /sim has
+    // none, and "10" left-aligned there ran off the edge and read "1".
+    svgEl("text", {x, y, class: "edge-label", "text-anchor": "middle", "font-size": 11,
+                   "pointer-events": "none"}, svg).textContent = text;
   };
   for (let col = 0; col < w; col++) {
     const letter = String.fromCharCode(65 + col), x = col * CELL + CELL / 2;

@@ -90,6 +90,7 @@ function live(role, render) {
     if (data.stale) { source.close(); location.reload(); return; }
     keep(kept, data);
     setLink(true);
+    if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
   };
   source.onerror = () => setLink(false);  // EventSource reconnects by itself

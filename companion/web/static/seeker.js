@@ -6,7 +6,13 @@ let board = null;
 let current = null;
 let thrown = [];          // physical dice: the faces entered so far
 let picked = [];          // physical cards: the cells chosen while dealing
-let showHints = false;
+// "Show where I can go" is this phone's choice: kept across reloads (per device).
+const HINTS_KEY = "companion.seeker.hints";
+let showHints = readHints();
+
+function readHints() {
+  try { return localStorage.getItem(HINTS_KEY) === "1"; } catch (e) { return false; }
+}
 
 function cellIndex(name, width) {
   return (parseInt(name.slice(1), 10) - 1) * width + (name.charCodeAt(0) - 65);
@@ -184,7 +190,12 @@ $("send-cards").addEventListener("click", () => {
   showError("");
   post("/api/seeker/cards", {cards: picked}).then(data => render(data.state)).catch(err => showError(err.message));
 });
-$("hint").addEventListener("change", ev => { showHints = ev.target.checked; render(current); });
+$("hint").checked = showHints;
+$("hint").addEventListener("change", ev => {
+  showHints = ev.target.checked;
+  try { localStorage.setItem(HINTS_KEY, showHints ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
+  render(current);
+});
 
 fetch("/api/seeker/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
 live(ROLE, render);

@@ -32,6 +32,10 @@ function render(data) {
   cues.follow("table", data);
   renderNotice(data.notice);
   $("guidance").textContent = data.guidance;
+  if ($("absent")) {  // the seeker whose turn it is has no phone (the table screen says so)
+    $("absent").hidden = !data.absent;
+    $("absent").textContent = data.absent || "";
+  }
   const link = data.board.connected ? _("Board connected") : _("Board disconnected");
   $("board-link").textContent = link;
   $("board-link").className = "board-link " + (data.board.connected ? "ok" : "down");
