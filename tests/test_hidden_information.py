@@ -36,6 +36,7 @@ from companion.games.mummy.players import MummyBot, RandomSeekerBot
 from companion.games.mummy.record import command_to_json
 from companion.games.mummy.state import State
 from companion.games.mummy.views import visible_events
+from companion.games.mummy.words import treasure_word
 from companion.i18n.catalog import localize
 from companion.mazes import load_maze
 from companion.service.journal import Journal
@@ -197,6 +198,25 @@ def check_mummy_sees_nothing_secret(game: Game, seed: int) -> str:
     return payload
 
 
+def check_the_summary_waits_for_the_end(game: Game) -> bool:
+    """The end's summary (every seeker's cards, the mummy's path) reaches no page before
+    the game is over, and every page the same one once it is; whether it was over."""
+    over = game.service.game.current.is_over
+    answers = [
+        game.mummy.get("/api/mummy/state").json["summary"],
+        game.host.get("/api/host/status").json["game"]["summary"],
+        *(phone.get("/api/seeker/state").json["summary"] for phone in game.seekers),
+    ]
+    if not over:
+        assert answers == [None] * len(answers), answers
+        return False
+    assert answers[0] is not None and all(a == answers[0] for a in answers), answers
+    state = game.service.game.current
+    left = {str(treasure_word(t)) for hand in state.hands for t in hand}
+    assert {c for s in answers[0]["seekers"] for c in s["left"]} == left
+    return True
+
+
 SETTINGS = settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -225,6 +245,7 @@ def test_the_mummy_never_sees_a_seeker_nor_a_seeker_anothers_cards(
             break
         check_mummy_sees_nothing_secret(game, seed + step)
         twins_differed += check_no_seeker_sees_anothers_cards(game, seed + step)
+        check_the_summary_waits_for_the_end(game)
         if step == knock_at or (state.is_mummy_turn and step % 17 == knock_at % 17):
             knock_a_figure_and_let_the_mummy_try(game, state)
         if state.is_mummy_turn:
@@ -239,6 +260,7 @@ def test_the_mummy_never_sees_a_seeker_nor_a_seeker_anothers_cards(
         mummy_bot.observe(visible_events(events, "mummy"))
         game.sync()
     check_mummy_sees_nothing_secret(game, seed)
+    check_the_summary_waits_for_the_end(game)
     assert twins_differed or seekers == 1  # the seeker twins were really other hands
 
 

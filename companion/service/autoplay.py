@@ -46,6 +46,16 @@ def play_game(
     service.new_game(colours)
     board.set_occupied(service.board.expected(service.game.current).values())
     wait_until(lambda: service.published.judgement.matches)
+    return play_on(app, max_commands, pace)
+
+
+def play_on(
+    app: Appliance, max_commands: int = 5000, pace: Callable[[], None] | None = None
+) -> int:
+    """Play the game now on the board to its end (the bots in every seat, the figures
+    moved on the simulated board); returns the figure moves made."""
+    service, board = app.service, app.mock_board
+    assert board is not None
     setup = service.game.setup
     seeker_bot, mummy_bot = SeekerBot(setup.maze), MummyBot(setup)
     mummy_bot.observe(visible_events(service.game.last_events, "mummy"))

@@ -427,6 +427,17 @@ class Journal(Closing):
             ).fetchone()
         return None if row is None else self.load(row[0])
 
+    def ended_games(self, kind: str, limit: int) -> list[StoredGame]:
+        """The newest ``limit`` games of a kind that ended, newest first (the host's
+        past games: each one's summary is derived from its record)."""
+        with self._read():
+            rows = self.db.execute(
+                "SELECT id FROM games WHERE kind = ? AND ended IS NOT NULL "
+                "ORDER BY id DESC LIMIT ?",
+                (kind, limit),
+            ).fetchall()
+        return [self.load(row[0]) for row in rows]
+
     def latest(self, kind: str) -> StoredGame | None:
         with self._read():
             row = self.db.execute(

@@ -24,6 +24,7 @@ from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
 from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import Phase
+from companion.games.mummy.summary import Summary, summarize
 from companion.games.mummy.takeback import Action, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 from companion.i18n import Msg, msg, word
@@ -72,6 +73,8 @@ class Published:
     #: Names the game's last action as it stands (``Service._action_key``): the host's
     #: undo and a seat's take-back send the key they confirmed.
     action_key: str = ""
+    #: The game in short once it is over (None until then: it reveals every card).
+    summary: Summary | None = None
 
 
 class ActionMoved(ServiceError):
@@ -132,6 +135,8 @@ class Service(BoardGameLoop[Published]):
         #: The recent keys: the game object and its number of commands when each was
         #: made (the host's undo of a person's action stands while the computer plays on).
         self._keys: OrderedDict[str, tuple[RunningGame, int]] = OrderedDict()
+        #: The summary of the game as it last ended (its game key, the summary).
+        self._summary: tuple[tuple[int, int, int], Summary | None] | None = None
         self.game = self._resume_or_new()
         self._log = _replayed_log(self.game)
         self._init_loop(self._snapshot(0))
@@ -593,7 +598,17 @@ class Service(BoardGameLoop[Published]):
             host_undo=self._host_undo()[1],
             notice=self._notice,
             action_key=self._action_key(),
+            summary=self._summary_now(),
         )
+
+    def _summary_now(self) -> Summary | None:
+        """The game's summary once it is over (replayed once per end, then kept)."""
+        game = self.game
+        if not game.current.is_over:
+            return None
+        if self._summary is None or self._summary[0] != game.key:
+            self._summary = (game.key, summarize(game.setup, game.commands))
+        return self._summary[1]
 
     def _publish_board(self) -> None:
         self._publish([], apply_due=True)

@@ -22,11 +22,13 @@ from companion.games.mummy.commands import Command, Roll, RollMummyDie
 from companion.games.mummy.engine import RuleError
 from companion.games.mummy.maze import Colour, parse_cell_name
 from companion.games.mummy.record import command_from_json
+from companion.games.mummy.summary import summarize
 from companion.games.mummy.words import colour_word, treasure_word
 from companion.i18n import N_, MessageError, Msg, counted, msg, word
 from companion.i18n.catalog import localize
-from companion.service.journal import journal_report
+from companion.service.journal import Journal, journal_report
 from companion.service.loop import ServiceError
+from companion.service.mummy_game import KIND, RunningGame
 from companion.service.mummy_service import ActionMoved, Published
 from companion.service.registry import GAME_NAMES
 from companion.table.seats import Seats, Staged, Table, TableOptions, check_colours
@@ -51,12 +53,14 @@ from .contract import (
 from .language import current_language, message_of, text_of
 from .payloads import (
     Payload,
+    end_summary,
     mummy_payload,
     notice_json,
     public_board,
     public_guidance,
     seeker_names,
     seeker_payload,
+    summary_json,
     table_payload,
     watch_payload,
     winner_text,
@@ -133,6 +137,14 @@ NEW_TABLE = obj(
         "replaces": nullable(
             {**INTEGER, "description": "The game the host page showed, which this one ends."}
         ),
+    },
+)
+REMATCH = obj(
+    None,
+    {
+        "replaces": nullable(
+            {**INTEGER, "description": "The game the host page showed, which this one ends."}
+        )
     },
 )
 GIVE_BOARD = obj(
@@ -404,9 +416,33 @@ def host_game() -> ResponseReturnValue:
         options = TableOptions.from_json(data)
     except ValueError as exc:
         abort(400, message_of(exc))
+    return _set_up(store, colours, options, data.get("replaces"))
+
+
+@bp.post("/host/rematch")
+@endpoint(
+    "The host plays the game again: the same seats, colours and options, a new deal.",
+    body=REMATCH,
+    answer=HOST_STATUS,
+    errors=(400, 403, 409),
+)
+def host_rematch() -> ResponseReturnValue:
+    """One tap after a game: the same table plays again (every phone stays joined)."""
+    store = _need_host()
+    table = store.table
+    if table is None:
+        abort(400, "Set up a game first.")
+    return _set_up(store, list(table.colours), table.options, body().get("replaces"))
+
+
+def _set_up(
+    store: Seats, colours: list[str], options: TableOptions, seen: int | None
+) -> ResponseReturnValue:
+    """Start a game of ``colours`` with ``options``, ending the game ``seen`` (the one the
+    host page showed); the same colours keep the seats."""
     svc = service()
     with store.lock:
-        _check_game_seen(data.get("replaces"), svc.published.game_id)
+        _check_game_seen(seen, svc.published.game_id)
         table = store.table
         table = Table.new(colours, options) if table is None else table.recoloured(colours)
         table.options = options
@@ -421,6 +457,14 @@ def host_game() -> ResponseReturnValue:
     svc.physical_dice = options.dice == "physical"
     seat_computer(computer_seat(), options)
     return jsonify(host_status())
+
+
+@bp.get("/host/games")
+@endpoint("The host's past maze games: each ended game's summary, newest first.")
+def host_games() -> ResponseReturnValue:
+    """The table's finished games in short (every card and path is public once over)."""
+    _need_host()
+    return jsonify({"games": past_games(service().journal)})
 
 
 def _check_game_seen(seen: int | None, now: int) -> None:
@@ -639,6 +683,7 @@ def host_status() -> Payload:
             "action_key": published.action_key,
             "notice": notice_json(published, "host"),
             "board": {"connected": board["connected"], "ok": board["ok"]},
+            "summary": end_summary(published),
         },
         "table": None,
         "board": doors.board_state(),
@@ -664,6 +709,25 @@ def host_status() -> Payload:
             ],
         }
     return status
+
+
+#: How many past games the host's list shows.
+PAST_GAMES = 20
+
+
+def past_games(journal: Journal) -> list[Payload]:
+    """The last ended maze games, newest first: each one's summary, derived from its
+    record (the journal keeps the record; the summary is a pure function of it)."""
+    games = []
+    for stored in journal.ended_games(KIND, PAST_GAMES):
+        try:
+            game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
+        except (KeyError, TypeError, ValueError):  # RecordError, RuleError
+            continue  # a record that no longer replays (another maze, set aside): skipped
+        summary = summarize(game.setup, game.commands)
+        if summary is not None:
+            games.append({"id": stored.id, **summary_json(game.setup, summary)})
+    return games
 
 
 SEAT_NAMES = {"mummy": N_("Mummy"), "table": N_("Table screen"), "watch": N_("Watching")}

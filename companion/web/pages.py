@@ -36,7 +36,7 @@ from companion.table.seats import WATCH, Seats, normalise_code
 from . import doors, mummy_api
 from .context import service
 from .doors import current_seat, is_host
-from .mummy_api import host_status, seat_name, seats
+from .mummy_api import host_status, past_games, seat_name, seats
 from .payloads import seeker_names
 from .session import remember
 
@@ -212,6 +212,13 @@ def host() -> ResponseReturnValue:
         colours=("red", "turquoise", "blue", "violet"),
         game_names=GAME_NAMES,
     )
+
+
+@bp.get("/host/games")
+def past() -> ResponseReturnValue:
+    """The host's past games: each ended maze game's summary, newest first."""
+    doors.need("host", "act")
+    return render_template("games.html", games=past_games(service().journal))
 
 
 @bp.post("/host")

@@ -34,6 +34,7 @@ from companion.games.mummy.events import (
 from companion.games.mummy.maze import Maze, Treasure
 from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import MummyMoveKind, Phase, Setup, State, Winner
+from companion.games.mummy.summary import Summary
 from companion.games.mummy.views import (
     maze_view,
     mummy_view,
@@ -41,7 +42,7 @@ from companion.games.mummy.views import (
     table_view,
     visible_events,
 )
-from companion.games.mummy.words import colour_word, face_word, treasure_word
+from companion.games.mummy.words import colour_word, face_word, place_word, treasure_word
 from companion.i18n import N_, Msg, counted, joined, msg, word
 from companion.service.mummy_service import Published
 from companion.table.seats import Table
@@ -80,6 +81,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         "takeback": _takeback(published, "mummy"),
         "takeback_key": _takeback_key(published, "mummy"),
         "notice": notice_json(published, "mummy"),
+        "summary": end_summary(published),
     }
     if aid is not None and table.options.aid:
         payload["aid"] = aid
@@ -87,7 +89,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
 
 
 #: What the watching seat gets of the mummy's payload (not its controls nor its aid).
-WATCHED = ("stage", "names", "view", "board", "log", "caught", "options", "notice")
+WATCHED = ("stage", "names", "view", "board", "log", "caught", "options", "notice", "summary")
 
 
 def watch_payload(published: Published, table: Table) -> Payload:
@@ -150,6 +152,7 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "takeback": _takeback(published, f"seeker{seeker}"),
         "takeback_key": _takeback_key(published, f"seeker{seeker}"),
         "notice": notice_json(published, "seeker"),
+        "summary": end_summary(published),
     }
 
 
@@ -181,6 +184,7 @@ def table_payload(published: Published, table: Table) -> Payload:
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
         "notice": notice_json(published, "table"),
+        "summary": end_summary(published),
     }
 
 
@@ -245,6 +249,66 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
 def seeker_names(setup: Setup) -> list[Msg]:
     """Each seeker by their figure colours: "Red", or "Red and Turquoise" (two figures)."""
     return [joined([colour_word(c) for c in figs]) for figs in setup.seekers]
+
+
+# -- the end of a game ----------------------------------------------------------------
+
+
+def end_summary(published: Published) -> Payload | None:
+    """The end screen's summary, for every page alike, only once the game is over (it
+    reveals every seeker's cards and the mummy's whole path)."""
+    summary = published.summary
+    if summary is None or not published.state.is_over:
+        return None
+    return summary_json(published.state.setup, summary)
+
+
+def summary_json(setup: Setup, summary: Summary) -> Payload:
+    """A finished game in words: the winner, the rounds, the catches, the cards played,
+    the mummy's path, and each seeker's cards (played, and left in hand)."""
+    maze = setup.maze
+    names = seeker_names(setup)
+    catches = [
+        msg(
+            "{colour} on {cell}",
+            colour=colour_word(setup.figures[c.figure]),
+            cell=place_word(maze, c.at),
+        )
+        for c in summary.catches
+    ]
+    played = sum(len(p) for p in summary.played)
+    lines = [
+        counted(summary.rounds, "{n} round played.", "{n} rounds played."),
+        counted(
+            len(catches),
+            "The mummy caught {n} figure: {where}.",
+            "The mummy caught {n} figures: {where}.",
+            where=joined(catches),
+        )
+        if catches
+        else msg("The mummy caught nobody."),
+        counted(played, "{n} mission card played.", "{n} mission cards played."),
+    ]
+    steps = len(summary.path) - 1
+    return {
+        "winner": winner_text(setup, summary.winner),
+        "mummy_won": summary.winner.is_mummy,
+        "lines": lines,
+        "path_title": counted(
+            steps, "The mummy's path ({n} step):", "The mummy's path ({n} steps):"
+        ),
+        "path": [place_word(maze, node) for node in summary.path],
+        "seekers": [
+            {
+                "name": names[i],
+                "colours": [c.value for c in setup.seekers[i]],
+                "winner": summary.winner.seeker == i,
+                "played": [treasure_word(t) for t in summary.played[i]],
+                "left": [treasure_word(t) for t in summary.hands[i]],
+            }
+            for i in range(len(setup.seekers))
+        ],
+    }
 
 
 #: The engine's reasons for a win (state data, in English) as catalog ids.

@@ -98,8 +98,9 @@ def _public(state: State) -> View:
         "mummy_ankhs": state.mummy_ankhs,
         "mummy_needs": setup.win_ankhs,
         "seekers": seekers,
-        "dice_out": state.dice_out,
-        "roll": [f.label for f in state.roll],
+        # Once the game is over no die is in play: none stays on any page.
+        "dice_out": 0 if state.is_over else state.dice_out,
+        "roll": [] if state.is_over else [f.label for f in state.roll],
         "announced": state.announced.label if state.announced else None,
         "may_resolve": state.phase is Phase.SEEKER_TURN
         and state.may_resolve

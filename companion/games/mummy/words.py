@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.i18n import N_, Msg, word
 
 from .dice import Face
-from .maze import Colour, Treasure
+from .maze import Colour, Maze, Treasure
 from .state import FigureColour
 
 COLOURS = {
@@ -72,3 +72,12 @@ LEVELS = (N_("easy"), N_("normal"), N_("hard"))
 
 #: The directions of the mummy's step buttons.
 DIRECTIONS = (N_("north"), N_("east"), N_("south"), N_("west"))
+
+
+def place_word(maze: Maze, node: int) -> Msg:
+    """Where a figure or the mummy stands: "D4", "the start field", "the sarcophagus"."""
+    if node == maze.start_node:
+        return word(N_("the start field"))
+    if node == maze.sarcophagus_node:
+        return word(N_("the sarcophagus"))
+    return word(maze.cell_name(node))

@@ -46,6 +46,7 @@ function update(status) {
   noticeShown = noticeId;
   if ($("host-guidance")) $("host-guidance").textContent = g.over ? "" : (g.guidance || "");
   if ($("host-winner")) { $("host-winner").hidden = !g.winner; $("host-winner").textContent = g.winner || ""; }
+  showEnd(status.table ? g.summary : null, endButtons);
   if ($("undo")) {
     $("undo").textContent = lastAction ? _("Undo: {action}", {action: lastAction}) : _("Undo the last action");
     $("undo").disabled = !lastAction;
@@ -95,6 +96,23 @@ $("setup").addEventListener("submit", ev => {
   hostError("setup-error", "");
   post("/api/host/game", body).then(() => location.reload()).catch(err => hostError("setup-error", err.message));
 });
+
+// The end screen's buttons: the same table again in one tap (same seats, colours and
+// options, a new deal), or the setup form for another game.
+function endButtons() {
+  return [
+    el("button", {type: "button", id: "rematch", class: "primary", onclick: () => {
+      hostError("host-error", "");
+      post("/api/host/rematch", {replaces: gameShown}).then(() => location.reload())
+        .catch(err => hostError("host-error", err.message));
+    }}, _("Rematch (same seats)")),
+    el("button", {type: "button", id: "new-game", onclick: () => {
+      $("setup").scrollIntoView({behavior: "smooth"});
+      $("setup").querySelector("input").focus();
+    }}, _("New game")),
+    el("a", {class: "button", href: "/host/games"}, _("Past games")),
+  ];
+}
 
 // Undo the action the host confirmed (its key): if another one came in the meantime,
 // the companion undoes nothing and names it, and the host is asked again.

@@ -71,6 +71,37 @@ function keep(kept, data) {
   if (data.log) kept.log = data.log;
 }
 
+// -- the end of a game ------------------------------------------------------------------
+
+// The end screen at the top of the page once the game is over: the winner and the summary
+// the companion sends only then (the mummy's path, every seeker's cards).  `actions`: the
+// host's buttons (a function making them: rematch, new game), or none on a seat's page.  Drawn again only when
+// the summary changes, and gone once a new game starts.
+let endShown = null;
+function showEnd(summary, actions) {
+  let box = $("end");
+  const key = summary ? JSON.stringify(summary) : null;
+  if (key === endShown && (!summary || box)) return;
+  endShown = key;
+  if (!summary) { if (box) box.remove(); return; }
+  if (!box) {
+    box = el("section", {id: "end", class: "end", "aria-labelledby": "end-title"});
+    const main = document.querySelector("main");
+    main.prepend(box);
+  }
+  const seekers = summary.seekers.map(s => el("li", {class: s.winner ? "won" : null},
+    el("strong", {}, s.name), s.winner ? " \u2605" : "",
+    el("div", {class: "small"}, _("Cards played:") + " " + (s.played.join(", ") || "\u2013")),
+    el("div", {class: "small"}, _("Cards left:") + " " + (s.left.join(", ") || "\u2013"))));
+  box.replaceChildren(...[
+    el("h2", {id: "end-title"}, _("Game over")),
+    el("p", {class: "winner", role: "status"}, summary.winner),
+    el("ul", {class: "end-lines"}, summary.lines.map(line => el("li", {}, line))),
+    el("p", {class: "small"}, summary.path_title, " ", el("span", {class: "path"}, summary.path.join(" \u2192 "))),
+    el("ul", {class: "end-seekers"}, seekers),
+    actions ? el("div", {class: "actions"}, actions()) : null].filter(Boolean));
+}
+
 // Render the seat's state now and after every change the server pushes.
 function live(role, render) {
   const link = $("link");
@@ -92,6 +123,7 @@ function live(role, render) {
     setLink(true);
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
+    showEnd(data.summary);
   };
   source.onerror = () => setLink(false);  // EventSource reconnects by itself
   return source;
@@ -106,7 +138,7 @@ function showError(message) {
 function command(role, body, render) {
   showError("");
   return post(`/api/${role}/command`, body)
-    .then(data => render(data.state))
+    .then(data => { render(data.state); showEnd(data.state && data.state.summary); })
     .catch(err => {
       showError(err.message);
       if (err.data && err.data.state) render(err.data.state);

@@ -1,0 +1,177 @@
+"""The end of a maze game in real browsers (chromium at 390x844): every page shows the
+end screen with the winner and the summary, which no page had before the end; the host
+plays the same table again in one tap, and every phone stays joined throughout.
+
+The companion runs in this process behind waitress (the mock appliance), so the game
+between the joining and the end is played quickly by the bots through the service, with
+the figures moved on the simulated board, while the phones' pages follow it live.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_browser import CHROMIUM, PHONE, phone, shot, sync_api
+
+__all__ = ["CHROMIUM"]
+
+SEATS = ("mummy", "seeker0", "seeker1", "table")
+PAGES = {"mummy": "/mummy", "seeker0": "/seeker", "seeker1": "/seeker", "table": "/table"}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    """The mock appliance behind waitress on a free port."""
+    from waitress import create_server
+
+    from companion.web import create_app
+    from tests.test_service import start
+
+    appliance = start(tmp_path)
+    app = create_app(appliance.service, secret_key=os.urandom(32), appliance=appliance)
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield appliance, f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        appliance.hub.end_streams()
+        time.sleep(0.3)
+        server.task_dispatcher.shutdown()
+        server.close()
+        appliance.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield browser
+        browser.close()
+
+
+def put_board_right(appliance: Any) -> None:
+    from companion.service.autoplay import wait_until
+
+    service = appliance.service
+    appliance.mock_board.set_occupied(service.board.expected(service.game.current).values())
+    wait_until(lambda: service.published.judgement.matches)
+
+
+def size(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["width"], box["height"]
+
+
+def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser) -> None:
+    from companion.service.autoplay import play_on
+
+    appliance, url = site
+    service = appliance.service
+    expect = sync_api.expect
+
+    host = phone(browser)
+    host.goto(url + "/")
+    expect(host).to_have_url(url + "/host")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.locator("#seats li")).to_have_count(5)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    put_board_right(appliance)
+    first_game = service.published.game_id
+
+    pages: dict[str, Any] = {}
+    seen: dict[str, list[Any]] = {}
+    for seat in SEATS:
+        page = phone(browser)
+        seen[seat] = []
+        page.on(
+            "response",
+            lambda r, got=seen[seat]: (
+                got.append(r.json()) if "/api/" in r.url and "stream" not in r.url else None
+            ),
+        )
+        page.goto(f"{url}/join/{codes[seat]}")
+        page.locator("#join").click()
+        expect(page).to_have_url(url + PAGES[seat])
+        expect(page.locator("#guidance")).to_contain_text(re.compile("Red|Your turn"))
+        pages[seat] = page
+    # Before the end: no end screen, and no page's state carries a summary.
+    for seat, page in pages.items():
+        assert page.locator("#end").count() == 0
+        kind = "seeker" if seat.startswith("seeker") else seat
+        state = page.evaluate(f"fetch('/api/{kind}/state').then(r => r.json())")
+        assert state["summary"] is None, seat
+    assert host.locator("#end").count() == 0
+
+    play_on(appliance)
+    state = service.game.current
+    assert state.is_over and state.winner is not None
+    summary = service.published.summary
+    assert summary is not None
+    winner = "The mummy wins" if state.winner.is_mummy else "wins:"
+
+    for page in pages.values():
+        end = page.locator("#end")
+        expect(end).to_be_visible()
+        expect(end.locator(".winner")).to_contain_text(winner)
+        expect(end).to_contain_text(f"{summary.rounds} round")
+        expect(end).to_contain_text("The mummy's path")
+        # Every seeker's cards are revealed now, on the mummy's page too.
+        for hand in summary.hands:
+            for card in hand:
+                expect(end).to_contain_text(f"{card.colour.value} {card.name}")
+    expect(host.locator("#end .winner")).to_contain_text(winner)
+    # No die stays on screen once the game is over.
+    expect(pages["mummy"].locator("#dice-out")).to_have_text("")
+    for seat in ("seeker0", "table"):
+        expect(pages[seat].locator("#dice .die")).to_have_count(0)
+    # The game is over: no page offers a take-back.
+    for seat in ("mummy", "seeker0", "seeker1"):
+        expect(pages[seat].locator("#takeback button")).to_have_count(0)
+    shot(pages["mummy"], "end-mummy")
+    shot(host, "end-host")
+
+    # The host's buttons a thumb can hit.
+    for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]'):
+        width, height = size(host, selector)
+        assert width >= 44 and height >= 44, (selector, width, height)
+
+    # Rematch: one tap, a new deal, the same seats; every phone stays on its page.
+    host.locator("#rematch").click()
+    expect(host.locator("#end")).to_have_count(0)
+    assert service.published.game_id != first_game
+    assert not service.game.current.is_over
+    put_board_right(appliance)
+    for seat, page in pages.items():
+        expect(page.locator("#end")).to_have_count(0)
+        expect(page).to_have_url(url + PAGES[seat])
+        expect(page.locator("#guidance")).to_contain_text(re.compile("Red|Your turn"))
+    expect(pages["seeker0"].locator("#guidance")).to_contain_text("Your turn")
+    for seat in SEATS:  # the watching seat has no phone here
+        expect(host.locator(f'[data-seat="{seat}"] .joined')).to_have_text("joined")
+
+    # The mummy's page never got a seeker's cell or cards before the end.
+    for data in seen["mummy"]:
+        if data.get("summary") is None:
+            text = json.dumps(data)
+            assert '"positions"' not in text and '"hand"' not in text
+
+    # The past games list the one that ended.
+    host.goto(url + "/host/games")
+    expect(host.locator(f'[data-game="{first_game}"] .winner')).to_contain_text(winner)
+    assert PHONE["width"] == 390

@@ -1,0 +1,99 @@
+"""The end of a maze game: the summary (a pure function of the record), shown to every
+page only once the game is over, the host's rematch with the same seats, and the past
+games kept in the journal."""
+
+from __future__ import annotations
+
+from companion.games.mummy.engine import apply, make_setup, new_game
+from companion.games.mummy.events import MummyMoved, SeekerCaught
+from companion.games.mummy.players import MummyBot, RandomSeekerBot
+from companion.games.mummy.summary import summarize
+from companion.games.mummy.views import visible_events
+from companion.service.autoplay import play_on
+
+
+def play_out(maze, seed: int):
+    """A whole game by the bots in the engine alone: the setup, commands, final state,
+    and what the mummy did on the way (its path and the catches)."""
+    setup = make_setup(maze, ("red", "blue"), seed=seed)
+    state, events = new_game(setup)
+    seekers, mummy = RandomSeekerBot(seed), MummyBot(setup)
+    mummy.observe(visible_events(events, "mummy"))
+    commands, path, caught = [], [state.mummy], []
+    while not state.is_over:
+        if state.is_mummy_turn:
+            command = mummy.choose(state.phase, state.mummy, state.steps_left, False)
+        else:
+            command = seekers.choose(state)
+        state, events = apply(state, command)
+        mummy.observe(visible_events(events, "mummy"))
+        commands.append(command)
+        path += [e.to for e in events if isinstance(e, MummyMoved)]
+        caught += [e.at for e in events if isinstance(e, SeekerCaught)]
+        assert len(commands) < 5000
+    return setup, commands, state, path, caught
+
+
+def test_the_summary_is_the_record_replayed_and_nothing_before_the_end(default_maze):
+    for seed in (1, 2, 3):
+        setup, commands, final, path, caught = play_out(default_maze, seed)
+        summary = summarize(setup, commands)
+        assert summary is not None
+        assert summary.winner == final.winner and summary.rounds == final.rounds
+        assert summary.played == final.played and summary.hands == final.hands
+        assert list(summary.path) == path and [c.at for c in summary.catches] == caught
+        assert summary.commands == len(commands)
+        # One command short of the end, there is no summary to give away.
+        assert summarize(setup, commands[:-1]) is None
+
+
+def end_of(page):
+    return page.get_json()["summary"]
+
+
+def test_every_page_gets_the_summary_at_the_end_and_the_host_plays_again(table):
+    table.new_game(["red", "blue"])
+    phones = {s: table.device(s) for s in ("mummy", "seeker0", "seeker1", "table", "watch")}
+    paths = {"mummy": "mummy", "seeker0": "seeker", "seeker1": "seeker"}
+    paths |= {"table": "table", "watch": "watch"}
+    for seat, phone in phones.items():
+        assert end_of(phone.get(f"/api/{paths[seat]}/state")) is None, seat
+    first = table.service.published.game_id
+    play_on(table.appliance)
+    state = table.service.game.current
+    assert state.is_over
+    summaries = [end_of(phone.get(f"/api/{paths[s]}/state")) for s, phone in phones.items()]
+    summaries.append(table.host.get("/api/host/status").get_json()["game"]["summary"])
+    assert summaries[0] is not None and all(s == summaries[0] for s in summaries)
+    summary = summaries[0]
+    assert summary["winner"].startswith(("The mummy wins", "Red wins", "Blue wins"))
+    assert summary["lines"][0].endswith(("round played.", "rounds played."))
+    assert summary["path"][0] == "the sarcophagus"
+    mine = [f"{t.colour.value} {t.name}" for t in state.hands[0]]
+    assert summary["seekers"][0]["left"] == mine
+    # The German table reads it in German.
+    german = phones["mummy"].get("/api/mummy/state", headers={"Accept-Language": "de"})
+    assert end_of(german)["path"][0] == "der Sarkophag"
+
+    # The past games list it for the host (and only the host).
+    games = table.host.get("/api/host/games").get_json()["games"]
+    assert [g["id"] for g in games] == [first] and games[0]["winner"] == summary["winner"]
+    page = table.host.get("/host/games")
+    assert page.status_code == 200 and summary["winner"] in page.get_data(as_text=True)
+    assert phones["seeker0"].get("/host/games").status_code == 403
+    assert phones["seeker0"].get("/api/host/games").status_code == 403
+
+    # A stale rematch (another game shown) changes nothing; the right one plays again.
+    stale = table.host.post("/api/host/rematch", json={"replaces": first + 99})
+    assert stale.status_code == 409 and table.service.published.game_id == first
+    again = table.host.post("/api/host/rematch", json={"replaces": first})
+    assert again.status_code == 200, again.get_json()
+    assert table.service.published.game_id != first
+    assert not table.service.game.current.is_over
+    assert table.service.game.setup.figures == state.setup.figures
+    # Every phone is still joined, on the same seat, and the end screen is gone.
+    for seat, phone in phones.items():
+        answer = phone.get(f"/api/{paths[seat]}/state")
+        assert answer.status_code == 200 and end_of(answer) is None, seat
+    seats = again.get_json()["table"]["seats"]
+    assert all(s["joined"] for s in seats)
