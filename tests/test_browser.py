@@ -244,8 +244,8 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
     # A full seeker turn: the table follows live.
     red_at = seeker_turn(server, red, ["2", "2", "3", "4", "arrow"], "2", 144)
     expect(table.locator(f'.piece[data-colour="red"][data-node="{red_at}"]')).to_have_count(1)
-    expect(mummy.locator("#log")).to_contain_text("Red: 2")
-    expect(table.locator("#log")).to_contain_text("Red: 2")
+    expect(mummy.locator("#log")).to_contain_text("Red announces 2")
+    expect(table.locator("#log")).to_contain_text("Red announces 2")
 
     blue = phone(browser)
     blue.goto(f"{server.url}/join/{codes['seeker1']}")

@@ -24,6 +24,7 @@ def test_the_deduction_aid_shows_where_each_seeker_can_still_be(table: Table):
     aid = mummy.get("/api/mummy/state").json["aid"]
     assert [f["colour"] for f in aid["figures"]] == ["red", "blue"]
     assert [f["count"] for f in aid["figures"]] == [0, 0]  # both on the start field
+    assert [f["start"] for f in aid["figures"]] == [True, True]  # said so, not "0 cells"
     state = red.post("/api/seeker/command", json={"cmd": "roll", "faces": None}).json["state"]
     face = next(iter(state["view"]["roll"]), None)
     if face is None:
@@ -123,3 +124,23 @@ def test_the_seekers_and_the_table_pages_narrate_each_step_of_the_computer(table
     for page, url in ((blue, "/api/seeker/state"), (watching, "/api/table/state")):
         log = [e["text"] for e in page.get(url).json["log"]]
         assert [t for t in log if t.startswith("The mummy steps")] == said, url
+
+
+def test_the_mummy_seats_phone_offers_no_take_back_of_the_computers_moves(table: Table):
+    """The computer plays the mummy: its steps are not the phone's to take back, so the
+    page offers none (the host's undo still can), and a take-back sent anyway is refused
+    in words and changes nothing."""
+    table.new_game(["red", "blue"], computer="normal", pace=0.0, dice="physical")
+    red, mummy, service = table.device("seeker0"), table.device("mummy"), table.service
+    five = {"cmd": "roll", "faces": ["mummy"] * 5}
+    assert red.post("/api/seeker/command", json=five).status_code == 200
+    wait_until(lambda: service.game.current.figure == 1 and len(service.game.commands) > 1)
+    assert service.game.owners[-1] == "mummy"  # the computer's last step
+    state = mummy.get("/api/mummy/state").json
+    assert state["takeback"] is None and state["takeback_key"] is None
+    commands = list(service.game.commands)
+    key = service.published.action_key
+    refused = mummy.post("/api/mummy/takeback", json={"action": key})
+    assert refused.status_code in (400, 409) and "computer" in error(refused), refused.json
+    assert service.game.commands == commands
+    assert table.host.get("/api/host/status").json["game"]["last_action"]

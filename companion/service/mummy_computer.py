@@ -105,6 +105,9 @@ class ComputerSeat:
                     {
                         "colour": colour.value,
                         "count": len(cells),
+                        # Still possibly on the start field (no cell of the maze: at the
+                        # start every figure is there, and "0 cells" would say nothing).
+                        "start": bool((belief.possible[f] >> setup.maze.start_node) & 1),
                         "cells": cells,
                         "shade": [round(probs.get(c, 0.0) / top, 3) for c in cells],
                     }

@@ -520,6 +520,11 @@ class Service(BoardGameLoop[Published]):
                 "The game is over: nothing can be taken back. The host may still undo the "
                 "last action."
             )
+        if seat in self.computer_seats:
+            raise ServiceError(
+                "The computer plays this seat: its moves are not taken back. The host may "
+                "undo the last action."
+            )
         action = self._last_action()
         if action is None or action.seat != seat:
             raise ServiceError("There is nothing of yours to take back: the next player has acted.")
@@ -593,6 +598,7 @@ class Service(BoardGameLoop[Published]):
             paused=self._paused,
             action=(action := self._last_action()),
             may_take_back=action is not None
+            and action.seat not in self.computer_seats
             and not self.game.current.is_over
             and may_take_back(self.game.commands[-1]),
             host_undo=self._host_undo()[1],

@@ -563,9 +563,7 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
             )
     elif isinstance(event, DiceRolled):
         text = msg(
-            "{colour} rolls {faces}.",
-            colour=figure(event.figure),
-            faces=joined([face_word(f) for f in event.faces]),
+            "{colour} rolls {faces}.", colour=figure(event.figure), faces=roll_words(event.faces)
         )
     elif isinstance(event, TurnLost):
         text = msg("{colour} rolled five mummies and loses the turn.", colour=figure(event.figure))
@@ -573,7 +571,9 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
         text = msg("{colour} cannot move and is skipped.", colour=figure(event.figure))
     elif isinstance(event, Announced):
         data["face"] = event.face.label
-        text = msg("{colour}: {face}", colour=figure(event.figure), face=face_word(event.face))
+        text = msg(
+            "{colour} announces {face}.", colour=figure(event.figure), face=face_word(event.face)
+        )
     elif isinstance(event, FigureMoved):
         data["to"] = maze.cell_name(event.to)
         text = msg("{colour} moved to {cell}.", colour=figure(event.figure), cell=data["to"])
@@ -587,14 +587,17 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
             treasure=data["treasure"],
         )
     elif isinstance(event, MummyDieRolled):
-        text = msg("The mummy die shows {value}: {n} steps.", value=event.value, n=event.steps)
+        text = mummy_die_words(event.value, event.steps)
     elif isinstance(event, MummyMoveStarted):
         text = _mummy_move_words(event, setup.options.mummy_moves_exactly)
     elif isinstance(event, MummyMoved):
         data["to"] = maze.cell_name(event.to)
         text = msg("The mummy steps to {cell} ({n} left).", cell=data["to"], n=event.steps_left)
     elif isinstance(event, MummyMoveEnded):
-        text = msg("The mummy stops on {cell}.", cell=maze.cell_name(event.at))
+        if event.at == maze.sarcophagus_node:
+            text = msg("The mummy stays in the sarcophagus.")
+        else:
+            text = msg("The mummy stops on {cell}.", cell=place_word(maze, event.at))
     elif isinstance(event, SeekerCaught):
         name = figure(event.figure)
         data["at"] = maze.cell_name(event.at)
@@ -612,6 +615,44 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
         text = winner_text(setup, event.winner)
     data["text"] = text
     return data
+
+
+#: How many mummy faces a roll shows, in words ("two mummy faces").
+MUMMY_FACES = (
+    N_("a mummy face"),
+    N_("two mummy faces"),
+    N_("three mummy faces"),
+    N_("four mummy faces"),
+    N_("five mummy faces"),
+)
+
+
+def roll_words(faces: tuple[Face, ...]) -> Msg:
+    """A roll as a player reads it out: the numbers from low to high, the arrows, then
+    the mummy faces counted ("1, 3, the arrow and two mummy faces")."""
+    said: list[Msg] = [face_word(f) for f in sorted(f for f in faces if f < Face.ARROW)]
+    said += [face_word(Face.ARROW) for f in faces if f is Face.ARROW]
+    mummies = sum(f is Face.MUMMY for f in faces)
+    if mummies:
+        said.append(word(MUMMY_FACES[min(mummies, len(MUMMY_FACES)) - 1]))
+    return joined(said)
+
+
+def mummy_die_words(value: int, steps: int) -> Msg:
+    """The mummy die's roll and where every step comes from: the die, and the mummy
+    faces lying out ("The mummy die shows 1, and 3 mummy faces lie out: 4 steps.")."""
+    out = steps - value
+    if out <= 0:
+        return counted(
+            steps, "The mummy die shows {n}: {n} step.", "The mummy die shows {n}: {n} steps."
+        )
+    return counted(
+        out,
+        "The mummy die shows {value}, and {n} mummy face lies out: {steps} steps.",
+        "The mummy die shows {value}, and {n} mummy faces lie out: {steps} steps.",
+        value=value,
+        steps=steps,
+    )
 
 
 def _log(published: Published, setup: Setup, role: str) -> list[Payload]:

@@ -156,7 +156,14 @@ function renderAid(aid) {
   box.replaceChildren(el("span", {class: "dice-label"}, _("Can still be on:")),
     ...aid.figures.map(f => el("span", {class: "aid-count", "data-colour": f.colour},
       el("span", {class: "dot", style: `--c: ${COLOURS[f.colour]}`}),
-      " " + (f.count === 1 ? _("1 cell") : _("{n} cells", {n: f.count})))));
+      " " + aidWhere(f))));
+}
+
+// Where a figure can still be, in words: its cells, the start field, or neither (out).
+function aidWhere(f) {
+  if (!f.count) return f.start ? _("the start field") : _("out of the game");
+  const cells = f.count === 1 ? _("1 cell") : _("{n} cells", {n: f.count});
+  return f.start ? _("{cells} or the start field", {cells}) : cells;
 }
 
 fetch("/api/mummy/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
