@@ -175,3 +175,44 @@ def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser
     host.goto(url + "/host/games")
     expect(host.locator(f'[data-game="{first_game}"] .winner')).to_contain_text(winner)
     assert PHONE["width"] == 390
+
+
+def test_no_marker_stays_on_the_mummys_maze_after_a_step_and_its_take_back(site, browser):
+    """A step button marks its cell (dashed) while pointed at; once the step is made, and
+    once it is taken back, the maze has no mark left."""
+    appliance, url = site
+    expect = sync_api.expect
+    host = phone(browser)
+    host.goto(url + "/")
+    host.get_by_label("Real dice: players enter what they throw").check()
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.locator("#seats li")).to_have_count(5)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    put_board_right(appliance)
+    pages = {}
+    for seat in ("seeker0", "mummy"):
+        page = phone(browser)
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{url}/join/{codes[seat]}")
+        page.locator("#join").click()
+        expect(page).to_have_url(url + PAGES[seat])
+        pages[seat] = page
+    mummy = pages["mummy"]
+    # Five mummies: Red's turn is lost and the mummy makes an intermediate move.
+    five = json.dumps({"cmd": "roll", "faces": ["mummy"] * 5})
+    pages["seeker0"].evaluate(
+        "body => fetch('/api/seeker/command', {method: 'POST', credentials: 'same-origin',"
+        " headers: {'Content-Type': 'application/json'}, body}).then(r => r.status)",
+        five,
+    )
+    arrow = mummy.get_by_role("button", name="step to D1")
+    expect(arrow).to_be_visible()
+    arrow.tap()  # a finger: touchstart marks the cell, and no leave follows
+    expect(mummy.locator("#steps")).to_contain_text("4")
+    expect(mummy.locator(".named.pointed")).to_have_count(0)
+    mummy.locator("#takeback-button").tap()
+    expect(mummy.locator("#steps")).to_contain_text("5")
+    expect(mummy.locator(".named.pointed")).to_have_count(0)

@@ -53,13 +53,23 @@ function render(data) {
 }
 
 // A step button rings its cell on the maze while a finger or the mouse is on it.
+// A finger marks it from touchstart to touchend only: the mouse events a browser makes up
+// after a tap (and again when the page is redrawn under the finger's last place) would
+// leave a mark that no leave ever clears.
 function pointsAt(cell) {
   const on = () => board.mark(cell), off = () => board.mark(null);
-  return {onmouseenter: on, onfocus: on, ontouchstart: on, onmouseleave: off, onblur: off};
+  const mouseOn = ev => {
+    if (!(ev.sourceCapabilities && ev.sourceCapabilities.firesTouchEvents)) on();
+  };
+  return {onmouseenter: mouseOn, onfocus: on, ontouchstart: on, ontouchend: off,
+          ontouchcancel: off, onmouseleave: off, onblur: off};
 }
 
 function renderControls(data) {
   const v = data.view, actions = $("actions"), pad = $("pad"), steps = $("steps");
+  // The buttons are drawn anew: the one a finger or the mouse pointed at is gone (no
+  // leave nor blur follows), so its mark on the maze goes with it.
+  board.mark(null);
   actions.replaceChildren();
   pad.replaceChildren();
   const moving = v.phase === "mummy_moving";
