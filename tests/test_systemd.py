@@ -308,6 +308,23 @@ def test_a_failing_step_says_what_to_do_and_stops() -> None:
     assert ran == []
 
 
+def test_the_build_tools_are_those_the_pinned_source_packages_need() -> None:
+    """gcc and the headers, for the C extensions the constraints say have no wheel."""
+    assert {"gcc", "python3-dev"} <= set(install.APT_PACKAGES)
+    assert "build-essential" not in install.APT_PACKAGES
+    constraints = (ROOT / "constraints-pi.txt").read_text()
+    pinned = {line.split("==")[0].lower() for line in constraints.splitlines() if "==" in line}
+    for machine, builds in install.SOURCE_BUILDS.items():
+        assert set(builds) <= pinned
+        assert (
+            install.build_note(machine) == f" (gcc and python3-dev build {', '.join(builds)} here)"
+        )
+    assert "64-bit (aarch64): spidev; 32-bit (armv7l): spidev, gpiod" in constraints.replace(
+        "\n# ", " "
+    )
+    assert install.build_note("x86_64") == ""
+
+
 def test_make_install_never_installs_the_test_tools() -> None:
     makefile = (ROOT / "Makefile").read_text()
     target = makefile.split("\ninstall:")[1].split("\n\n")[0]

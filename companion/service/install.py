@@ -44,8 +44,11 @@ KERNEL_MODULES = ("spidev", "cdc_acm")
 REBOOT_MARKER = STATE_DIR / "reboot-pending"
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 FIRMWARE_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
-#: Build tools only for what has no wheel on the Pi (spidev); avahi answers <name>.local.
-APT_PACKAGES = ("python3-venv", "python3-dev", "build-essential", "avahi-daemon")
+#: The pinned packages PyPI has no wheel of, by machine (constraints-pi.txt): each is a C
+#: extension built with gcc and the Python headers, nothing more (no g++, no make).
+SOURCE_BUILDS = {"aarch64": ("spidev",), "armv7l": ("spidev", "gpiod", "sysv-ipc")}
+#: The venv, those build tools, and avahi (it answers <name>.local).
+APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "avahi-daemon")
 DATA = Path(__file__).with_name("data")
 SOURCE = Path(__file__).resolve().parents[2]
 
@@ -380,7 +383,7 @@ def install_steps(opt: Options) -> list[Step]:
     steps = [
         Step(
             "apt packages",
-            "apt-get install " + " ".join(APT_PACKAGES),
+            "apt-get install " + " ".join(APT_PACKAGES) + build_note(),
             apt,
             "",
             lambda: not missing,
@@ -707,6 +710,12 @@ def update(
     back = check(opt.port)
     out(f"the previous version {previous[:10]} is back" + ("" if back else " (no /healthz yet)"))
     return False
+
+
+def build_note(machine: str | None = None) -> str:
+    """What gcc and python3-dev are for on this machine (constraints-pi.txt)."""
+    builds = SOURCE_BUILDS.get(machine or os.uname().machine, ())
+    return f" (gcc and python3-dev build {', '.join(builds)} here)" if builds else ""
 
 
 def piwheels_note(pip_conf: Path = Path("/etc/pip.conf")) -> str:
