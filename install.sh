@@ -12,4 +12,6 @@ if ! command -v python3 >/dev/null; then
     echo "install.sh: python3 is missing: sudo apt-get install python3, then run again" >&2
     exit 1
 fi
+# Run as root from the user's clone: no root-owned __pycache__ left in it.
+export PYTHONDONTWRITEBYTECODE=1
 exec python3 -m companion.service.install "$@"

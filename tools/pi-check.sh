@@ -142,7 +142,7 @@ if [ "$FRESH" = 1 ] || [ ! -x "$W/root.base/usr/bin/python3" ]; then
     SECURITY="deb http://deb.debian.org/debian-security bookworm-security main"
     [ "${NOSEC:-0}" = 1 ] && SECURITY=""
     mmdebstrap --arch=$ARCH --variant=important --aptopt='Acquire::Retries "3"' \
-        --include=python3,python3-venv,python3-dev,python3-pip,gcc,ca-certificates,systemd,systemd-sysv,dbus,udev,avahi-daemon \
+        --include=python3,python3-venv,python3-dev,python3-pip,gcc,make,ca-certificates,systemd,systemd-sysv,dbus,udev,avahi-daemon \
         --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/" 2>/dev/null; chroot "$1" update-ca-certificates' \
         bookworm "$W/root.tmp" "deb $M bookworm main" "deb $M bookworm-updates main" \
         ${SECURITY:+"$SECURITY"} \
@@ -167,9 +167,9 @@ mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
 mount --bind /dev "$R/dev"
 mount --bind /dev/pts "$R/dev/pts"
-# No g++ or make (an older cached root has them): the installer's gcc and python3-dev
-# must be enough for every package built from source.
-in_root apt-get purge -y -qq build-essential g++ make > "$LOG/purge.log" 2>&1 || fail "apt-get purge" "$LOG/purge.log"
+# No g++ (an older cached root has build-essential): the installer's gcc and python3-dev
+# must be enough for every package built from source. make stays: the user's make clean.
+in_root apt-get purge -y -qq build-essential g++ > "$LOG/purge.log" 2>&1 || fail "apt-get purge" "$LOG/purge.log"
 in_root useradd --create-home --uid 1000 --shell /bin/sh pi 2>/dev/null || true
 chown -R 1000:1000 "$R/home/pi"
 ok "$(du -shx "$R" | cut -f1)"
