@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -306,6 +307,24 @@ def test_a_failing_step_says_what_to_do_and_stops() -> None:
     assert lines[0] == "[FAILED]  first: apt-get failed; check the network"
     assert "run `sudo ./install.sh` again" in lines[1]
     assert ran == []
+
+
+def test_install_sh_writes_no_bytecode_into_the_clone(tmp_path: Path) -> None:
+    """Run as root from the user's clone, its Python must leave no root-owned
+    __pycache__ there (the user's rm -rf and make clean would be refused)."""
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT, clone, ignore=shutil.ignore_patterns(*install.NOT_BUILT))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run(
+        [str(clone / "install.sh"), "--print-paths"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "VENV=/opt/pyramid-companion/venv" in done.stdout.splitlines()
+    assert not list(clone.rglob("__pycache__"))
 
 
 def test_the_build_tools_are_those_the_pinned_source_packages_need() -> None:
