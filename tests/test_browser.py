@@ -270,7 +270,7 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
 
     # A full mummy turn: throw, one step by tapping the maze, one by arrow, then stop.
     expect(mummy.locator("#guidance")).to_contain_text("throw the mummy die")
-    expect(mummy.locator("#log")).to_contain_text("Blue: 3")
+    expect(mummy.locator("#log")).to_contain_text("Blue announces 3")
     mummy.get_by_role("button", name="the die shows 3").click()
     expect(mummy.locator("#steps")).to_have_text("3 steps left")
     # The page redraws the lit cells on every update, so read a lit cell's place in one

@@ -196,3 +196,36 @@ def test_a_long_name_wraps_on_a_phone_and_the_input_stops_at_the_limit(server, b
     assert wide <= PHONE["width"], wide  # the page does not scroll sideways
     assert "B" * 24 in page.inner_text("body")
     assert page.errors == []
+
+
+def test_the_final_screen_offers_a_rematch_with_the_same_players(server, browser) -> None:
+    url, appliance = server
+    expect = sync_api.expect
+    anna = phone(browser)
+    anna.goto(f"{url}/")  # the first device is the host
+    anna.goto(f"{url}/lootnrun")
+    send = (
+        "([path, body]) => fetch('/lootnrun/api/' + path, {method: 'POST', credentials:"
+        " 'same-origin', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify(body)}).then(r => r.status)"
+    )
+    players = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    assert anna.evaluate(send, ["new", {"players": players, "first": 0}]) == 200
+    # A correction to the target starts the final reveal; nobody has cards to reveal.
+    body = {"cmd": "correction", "player": 1, "points": 35, "reason": "test", "cards": 0}
+    assert anna.evaluate(send, ["command", body]) == 200
+    for player in (0, 1):
+        status = anna.evaluate(send, ["command", {"cmd": "final_reveal", "player": player}])
+        assert status == 200
+    service = appliance.hub.service("lootnrun")
+    first = service.game_id
+    rematch = anna.locator("#final-rematch")
+    expect(rematch).to_be_visible()
+    box = rematch.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    rematch.tap()
+    expect(anna.locator("#final-rematch")).to_have_count(0)
+    assert service.game_id != first and not service.state.is_over
+    names = [p.name for p in service.state.players]
+    assert names == ["Anna", "Ben"]
+    assert not anna.errors

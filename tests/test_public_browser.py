@@ -62,7 +62,7 @@ def test_the_live_host_page_and_the_watching_seat(server: Server, browser: Any) 
     undo = host.locator("#undo")
     expect(undo).to_have_text("Undo: Red: announced 3", timeout=2500)
     expect(host.locator("#host-guidance")).to_contain_text("Red's turn: move Red 3 cells")
-    expect(watcher.locator("#log")).to_contain_text("Red: 3")
+    expect(watcher.locator("#log")).to_contain_text("Red announces 3")
 
     # The host taps Undo having seen "announced 3"; while the dialog asks, Red moves.
     # The companion undoes nothing and names the move (without its cell); asked again,

@@ -192,7 +192,7 @@ def test_the_watching_seat_follows_the_maze_with_the_mummys_view(table):
     assert watched["role"] == "watch" and watched["active_game"] == "mummy"
     assert watched["view"] == seen_by_mummy["view"]  # the mummy's view, no second one
     assert watched["log"] == seen_by_mummy["log"]
-    assert "Red: 3" in [e["text"] for e in watched["log"]]
+    assert "Red announces 3." in [e["text"] for e in watched["log"]]
     text = json.dumps(watched)
     for key in SECRET_KEYS:
         assert key not in text

@@ -405,7 +405,25 @@
       h("p", { class: "muted", text: _("{points}. Final scores:", { points: points(best) }) }),
       h("ol", { class: "ranking" }, ranking.map((p) =>
         h("li", { style: `--who:${p.rgb}`, class: p.winner ? "winner" : "" }, tokenDot(p, 26), h("span", { text: p.name }), h("b", { text: p.score })))),
-      h("div", { class: "row" }, h("button", { class: "primary", type: "button", id: "final-new", onclick: () => openSetup() }, _("New game"))));
+      h("div", { class: "row" },
+        h("button", { class: "primary", type: "button", id: "final-rematch", onclick: () => rematch() }, _("Rematch (same seats)")),
+        h("button", { type: "button", id: "final-new", onclick: () => openSetup() }, _("New game"))));
+  }
+
+  // The same players and colours play again in one tap (the first in the order starts,
+  // as at the set-up).
+  async function rematch() {
+    const players = view.players.map((p) => ({ name: p.name, colour: p.colour }));
+    const first = 0;
+    try {
+      const data = await post("/new", { players, first, show_on_board: $("setup-board").checked });
+      if (data) {
+        render();
+        toast(_("New game: {name} starts.", { name: players[first].name }));
+      }
+    } catch (err) {
+      toast(err.message);
+    }
   }
 
   function renderTools() {
