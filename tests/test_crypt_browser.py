@@ -103,3 +103,38 @@ def test_a_game_against_the_computer_on_a_phone(served, tmp_path):
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_the_end_of_a_game_offers_a_rematch_with_the_same_seats(served):
+    from tests.test_crypt_service import COMPUTER, HUMAN, give_board_to_crypt, play_to_the_end
+
+    base, appliance = served
+    service = crypt(appliance)
+    service.computer_delay_s = 0.0
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            page.goto(f"{base}/")  # the first device is the host
+            page.wait_for_url(f"{base}/host")
+            page.goto(f"{base}/crypt")
+            service.new_game(players=2, computer=COMPUTER, first_player=HUMAN, seed=3)
+            give_board_to_crypt(appliance)
+            play_to_the_end(appliance)
+            first = service.game.id
+            colours = [
+                p["colour"]
+                for p in page.evaluate("fetch('/crypt/api/state').then(r => r.json())")["players"]
+            ]
+            sync_api.expect(page.locator("#turn")).to_contain_text("Game over")
+            rematch = page.locator("#rematch")
+            box = rematch.bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44
+            rematch.tap()
+            sync_api.expect(page.locator("#rematch")).to_have_count(0)
+            assert service.game.id != first and not service.published.state.is_over
+            state = page.evaluate("fetch('/crypt/api/state').then(r => r.json())")
+            assert [p["colour"] for p in state["players"]] == colours
+            assert service.game.computer == COMPUTER
+        finally:
+            browser.close()

@@ -119,6 +119,25 @@ def test_a_full_game_against_the_computer_through_the_simulated_board(app):
     service = crypt(app)
     service.new_game(players=2, computer=COMPUTER, first_player=HUMAN, seed=3)
     give_board_to_crypt(app)
+    counts = play_to_the_end(app)
+    assert counts["tap"] and counts["touch"] and counts["meeple"] == 1
+    assert counts["move"] > 5 and counts["carried"] > 3
+    computer_moves = [e for e in service.game.history if e.computer]
+    assert len(computer_moves) > 10
+    state = service.published.state
+    assert service.view()["last_computer"] == computer_moves[-1].text
+    stored = app.journal.latest("crypt")
+    assert stored is not None and stored.ended
+    replayed = new_game(2, first_player=HUMAN, seed=3)[0]
+    for data in stored.commands:
+        replayed, _ = apply_command(replayed, command_from_json(data))
+    assert replayed == state
+
+
+def play_to_the_end(app: Appliance) -> dict[str, int]:
+    """Play the crypt game on the board to its end (the person's turns by the computer's
+    strategy, on the simulated board); how often each way of playing was used."""
+    service = crypt(app)
     counts = {"tap": 0, "touch": 0, "meeple": 0, "move": 0, "carried": 0, "phone": 0}
     for _ in range(400):
         published = service.published
@@ -139,17 +158,7 @@ def test_a_full_game_against_the_computer_through_the_simulated_board(app):
         play_human_turn(app, state, counts)
     state = service.published.state
     assert state.is_over and state.winners
-    assert counts["tap"] and counts["touch"] and counts["meeple"] == 1
-    assert counts["move"] > 5 and counts["carried"] > 3
-    computer_moves = [e for e in service.game.history if e.computer]
-    assert len(computer_moves) > 10
-    assert service.view()["last_computer"] == computer_moves[-1].text
-    stored = app.journal.latest("crypt")
-    assert stored is not None and stored.ended
-    replayed = new_game(2, first_player=HUMAN, seed=3)[0]
-    for data in stored.commands:
-        replayed, _ = apply_command(replayed, command_from_json(data))
-    assert replayed == state
+    return counts
 
 
 def play_human_turn(app: Appliance, state: State, counts: dict[str, int]) -> None:

@@ -189,12 +189,25 @@ function renderTurn(v) {
     const strong = document.createElement("strong");
     strong.textContent = names.length > 1 ? _("{players} share the win", {players: names.join(" & ")})
                                           : _("{player} wins", {player: names[0]});
-    el.append(_("Game over:") + " ", strong);
+    el.append(_("Game over:") + " ", strong, " ", rematchButton(v));
     return;
   }
   const strong = document.createElement("strong");
   strong.textContent = playerName(v, v.to_move);
   el.replaceChildren(strong, " " + _("to play · {phase} · locks left: {n}", {phase: PHASES[v.phase], n: v.locks_left}));
+}
+
+// The same seats play again in one tap: the same colours, the computer in the same seat.
+function rematchButton(v) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "rematch";
+  button.className = "primary";
+  button.textContent = _("Rematch (same seats)");
+  button.addEventListener("click", () => api("/crypt/api/new", {
+    players: v.players.length, colours: v.players.map(p => p.colour), first_player: 0,
+    computer: v.computer == null ? null : v.computer}));
+  return button;
 }
 
 function renderBoardUse(b) {
