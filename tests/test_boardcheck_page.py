@@ -219,3 +219,14 @@ def test_the_mummys_device_and_a_seat_are_refused(flask_app: Any, host: Any) -> 
     assert response.status_code == 403
     assert "the board check shows where every magnet stands" in response.get_data(as_text=True)
     assert host.get("/check/api/stream").status_code == 403
+
+
+def test_a_check_whose_board_was_given_away_says_so(host: Any, appliance: Appliance) -> None:
+    assert host.post("/check/api/start", json={}).status_code == 200
+    assert host.post("/api/host/board", json={"game": "crypt"}).status_code == 200
+    response = host.post("/check/api/press", json={"answer": "next"})
+    assert response.status_code == 409
+    assert response.get_json()["error"] == (
+        "Another game has the board now: start the board check again."
+    )
+    assert state(host)["holds_board"] is False

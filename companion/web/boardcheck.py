@@ -23,7 +23,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, render_template
 from flask.typing import ResponseReturnValue
 
-from companion.i18n import MessageError
+from companion.i18n import N_, MessageError
 from companion.i18n.catalog import localize
 from companion.service.boardcheck_service import BoardCheckService, Published
 
@@ -144,11 +144,14 @@ def start() -> ResponseReturnValue:
 )
 def press() -> ResponseReturnValue:
     need("check", "act")
-    svc = _service()
-    if svc is None:
+    svc, games = _service(), hub()
+    if svc is None or games is None:
         return _error("There is no board on this companion.", 404)
+    answer = body()["answer"]
+    if games.active != "boardcheck" and answer != "finish":
+        return _error(N_("Another game has the board now: start the board check again."), 409)
     try:
-        svc.press(body()["answer"])
+        svc.press(answer)
     except MessageError as exc:
         return _error(exc, 409)
     return state()

@@ -213,7 +213,7 @@ function rematchButton(v) {
 function renderBoardUse(b) {
   const mine = b.plays_crypt;
   followBoard(b.active_game);
-  const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt")};
+  const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt"), boardcheck: _("the board check")};
   $("board-game").textContent = mine ? _("The board plays Into the Crypt: lay the crypt sheet over the maze.")
     : (b.active_game ? _("The board plays {game}.", {game: names[b.active_game] || b.active_game})
                      : _("No board is connected."));

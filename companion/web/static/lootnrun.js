@@ -215,7 +215,7 @@
     $("maze-paused").hidden = !(view.board && view.board.maze_paused);
     // Another game has the board: the page names it (it follows every switch).
     const holder = view.board && !active ? view.board.active_game : null;
-    const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt")};
+    const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt"), boardcheck: _("the board check")};
     $("board-holder").hidden = !holder;
     $("board-holder").textContent = holder ? _("The board plays {game}.", {game: names[holder] || holder}) : "";
   }
