@@ -6,10 +6,13 @@ steps one by one (each announced in the log, the table following)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-from tests.test_browser import Server, browser, seeker_turn, server, shot, sync_api
+import pytest
+
+from tests.test_browser import Server, browser, phone, seeker_turn, server, shot, sync_api
 from tests.test_table_browser import seats
 
 #: The module's fixtures, shared with the other browser tests (a server of its own).
@@ -72,3 +75,98 @@ def test_the_mummy_goes_to_a_cell_in_one_gesture(server: Server, seats: dict[str
     if 0 not in [r["cell"] for r in far["state"]["routes"]]:
         assert re.match(r"The mummy cannot reach A1 with 1 steps? left\.", far["error"])
     expect(mummy.locator("#steps")).to_have_text("1 step left")
+
+
+#: What a thumb taps: links, buttons, fields, anything styled as tappable (a maze cell on
+#: the mummy's page, a square of the crypt, a cell of /sim). A checkbox or radio button
+#: is measured by its label, which takes the tap; a part inside a control is the control.
+MEASURE = """() => {
+  const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary, '
+    + '[role=button], [onclick], [tabindex]:not([tabindex="-1"])';
+  const tappable = e => e.matches(controls) || getComputedStyle(e).cursor === 'pointer';
+  const small = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (!tappable(e) || (e.parentElement && e.parentElement.closest(controls))) continue;
+    if (e.closest('[hidden], [aria-hidden=true]')) continue;
+    const style = getComputedStyle(e);
+    if (style.visibility === 'hidden' || style.pointerEvents === 'none') continue;
+    let box = e;
+    if (e.matches('input[type=checkbox], input[type=radio]') && e.closest('label')) {
+      box = e.closest('label');
+    }
+    const r = box.getBoundingClientRect();
+    if (!r.width && !r.height) continue;  // not shown
+    if (r.width < 43.5 || r.height < 43.5) {
+      const name = (e.getAttribute('aria-label') || e.textContent || e.id || '').trim();
+      small.push(`${e.tagName.toLowerCase()}.${e.getAttribute('class') || ''} `
+        + `"${name.slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return small;
+}"""
+
+
+def too_small(page: Any) -> list[str]:
+    """The controls under 44 px, alike ones once with their number ("... (144 of them)")."""
+    page.wait_for_timeout(700)  # the live stream has drawn the page
+    found: dict[str, list[str]] = {}
+    for line in page.evaluate(MEASURE):
+        found.setdefault(re.sub(r' ".*"', "", line), []).append(line)
+    return [s[0] if len(s) == 1 else f"{s[0]} ({len(s)} of them)" for s in found.values()]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_control_of_every_page_is_44_px_at_least(
+    server: Server, browser: Any, seats: dict[str, Any], lang: str
+) -> None:
+    """At 390x844 in both languages: every link, button, field and tappable cell of every
+    page (the seats', the host's, the other games', the rules, joining) is 44x44 CSS px."""
+    codes = seats["codes"]
+
+    def device() -> Any:
+        page = phone(browser)
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        return page
+
+    found: dict[str, list[str]] = {}
+
+    def check(page: Any, name: str, path: str) -> None:
+        page.goto(server.url + path)
+        found[name] = too_small(page)
+
+    host = device()
+    host.goto(server.url + "/host")
+    pin = re.search(r"host PIN (\d{6})", "".join(server.log))
+    assert pin is not None
+    host.locator("input[name=pin]").fill(pin.group(1))
+    host.locator("form button[type=submit]").click()
+    for path in (
+        "/host",
+        "/sim",
+        "/lootnrun",
+        "/crypt",
+        "/check",
+        "/rules/mummy",
+        "/rules/lootnrun",
+        "/rules/crypt",
+    ):
+        check(host, path, path)
+    check(device(), "landing /", "/")
+    check(device(), "pin /host", "/host")
+    for seat in ("mummy", "seeker0", "table", "watch"):
+        page = device()
+        check(page, f"join {seat}", f"/join/{codes[seat]}")
+        page.locator("#join").click()
+        page.wait_for_url(re.compile(r"/(mummy|seeker|table|watch)$"))
+        found[seat] = too_small(page)
+        if seat == "mummy":
+            shot(page, f"touch-mummy-{lang}")
+            # The language in use shows as the current one, never as disabled.
+            current = page.locator(f'.language [data-lang="{lang}"]')
+            sync_api.expect(current).to_have_attribute("aria-current", "true")
+            sync_api.expect(current).to_be_enabled()
+    # The phone whose seat was taken over: the page that says so.
+    seats["mummy"].context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+    check(seats["mummy"], "denied", "/mummy")
+    failing = {name: small for name, small in found.items() if small}
+    assert not failing, json.dumps(failing, indent=1, ensure_ascii=False)

@@ -11,7 +11,7 @@ function _(text, values) {
 
 document.addEventListener("click", ev => {
   const button = ev.target.closest && ev.target.closest("[data-lang]");
-  if (!button) return;
+  if (!button || button.getAttribute("aria-current") === "true") return;  // already this one
   document.cookie = `lang=${button.dataset.lang}; path=/; max-age=31536000; SameSite=Lax`;
   location.reload();
 });

@@ -71,10 +71,11 @@ function drawMaze(container, maze, pads) {
     const place = (room, openingsList, count, label) => {
       const o = openingsList[0];
       const below = o.side === "south";
-      const y = below ? h * CELL + LABEL + 6 : -LABEL - CELL + 4;
+      // A whole cell's size: a thumb's target once the maze is zoomed to 44 px cells.
+      const y = below ? h * CELL + LABEL + 2 : -LABEL - CELL - 2;
       const startX = Math.max(0, (o.cell % w) * CELL - CELL * (count - 1) / 2);
       for (let i = 0; i < count; i++) {
-        const r = svgEl("rect", {x: startX + i * CELL, y, width: CELL - 4, height: CELL - 10, rx: 6,
+        const r = svgEl("rect", {x: startX + i * CELL, y, width: CELL, height: CELL, rx: 6,
                                  class: "pad", "aria-label": `${label} slot ${i + 1}`}, svg);
         result.pads[room].push(r);
       }
@@ -84,4 +85,43 @@ function drawMaze(container, maze, pads) {
   }
   container.replaceChildren(svg);
   return result;
+}
+
+// A maze whose cells take taps, on a phone: drawn at 45 CSS px a cell (a thumb's target)
+// and scrolled sideways, with the whole maze small above it for orientation; a tap on
+// that overview brings its part into view (then a tap picks the cell).
+const TAP_PX = 45;
+
+function zoomMaze(container, svg) {
+  const vb = svg.viewBox.baseVal;
+  svg.id = svg.id || `maze-${Math.random().toString(36).slice(2)}`;
+  svg.style.minWidth = `${Math.ceil(vb.width * TAP_PX / CELL)}px`;
+  container.classList.add("zoomable");
+  let overview = container.previousElementSibling;
+  if (!overview || !overview.classList.contains("overview")) {
+    overview = svgEl("svg", {class: "overview", role: "button", tabindex: "0"});
+    overview.setAttribute("aria-label", _("the whole maze: tap a part to show it"));
+    container.before(overview);
+    const show = ev => {
+      const r = overview.getBoundingClientRect();
+      const fx = ev.clientX != null && r.width ? (ev.clientX - r.left) / r.width : 0.5;
+      container.scrollLeft = fx * container.scrollWidth - container.clientWidth / 2;
+    };
+    overview.addEventListener("click", show);
+  }
+  overview.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.width} ${vb.height}`);
+  overview.replaceChildren();
+  svgEl("use", {href: `#${svg.id}`, x: vb.x, y: vb.y, width: vb.width, height: vb.height}, overview);
+  const fits = () => { overview.hidden = container.scrollWidth <= container.clientWidth + 1; };
+  fits();
+  window.addEventListener("resize", fits);
+  return overview;
+}
+
+// Bring a cell of a zoomed maze into view sideways (the mummy after it moved).
+function showCell(container, rect) {
+  if (!rect || !container.classList.contains("zoomable")) return;
+  const box = rect.getBoundingClientRect(), outer = container.getBoundingClientRect();
+  if (box.left >= outer.left && box.right <= outer.right) return;
+  container.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
 }

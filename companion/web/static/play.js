@@ -164,6 +164,13 @@ Board.prototype.update = function (maze, state) {
     this.drawn.cells.forEach((rect, cell) => {
       rect.addEventListener("click", () => this.options.onCell && this.options.onCell(cell));
     });
+    if (this.options.onCell) zoomMaze(this.container, this.drawn.svg);
+  }
+  if (this.options.onCell && state.mummy !== this.shownMummy) {
+    // The mummy moved: its part of a zoomed maze comes into view.
+    this.shownMummy = state.mummy;
+    const at = state.mummy < this.cellCount ? this.drawn.cells[state.mummy] : null;
+    requestAnimationFrame(() => showCell(this.container, at));
   }
   if (this.layer) this.layer.remove();
   if (this.litLayer) this.litLayer.remove();

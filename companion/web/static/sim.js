@@ -15,6 +15,7 @@ function draw(data) {
     el.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") toggle(position); });
   });
   drawn.all = all;
+  zoomMaze(document.getElementById("board"), drawn.svg);
 }
 
 function update(data) {
