@@ -97,3 +97,33 @@ def test_every_page_gets_the_summary_at_the_end_and_the_host_plays_again(table):
         assert answer.status_code == 200 and end_of(answer) is None, seat
     seats = again.get_json()["table"]["seats"]
     assert all(s["joined"] for s in seats)
+
+
+def test_the_past_games_list_loot_n_run_and_the_crypt_with_their_winners(table):
+    """Each side game that ended is listed with its winner and every player's points,
+    read back from its record in the journal, among the maze's games, newest first."""
+    from tests.test_crypt_service import COMPUTER, HUMAN, give_board_to_crypt, play_to_the_end
+
+    host = table.host
+    players = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    assert host.post("/lootnrun/api/new", json={"players": players}).status_code == 200
+    body = {"cmd": "correction", "player": 1, "points": 35, "reason": "test", "cards": 0}
+    assert host.post("/lootnrun/api/command", json=body).status_code == 200
+    for player in (0, 1):
+        res = host.post("/lootnrun/api/command", json={"cmd": "final_reveal", "player": player})
+        assert res.status_code == 200
+    crypt = table.appliance.hub.service("crypt")
+    crypt.computer_delay_s = 0.0
+    crypt.new_game(players=2, computer=COMPUTER, first_player=HUMAN, seed=3)
+    give_board_to_crypt(table.appliance)
+    play_to_the_end(table.appliance)
+    state = crypt.published.state
+    games = host.get("/api/host/games").get_json()["games"]
+    assert [g["kind"] for g in games] == ["crypt", "lootnrun"]
+    crypt_game, loot = games
+    assert loot["winner"] == "Ben wins." and loot["lines"] == ["Anna: 0 points", "Ben: 35 points"]
+    assert crypt_game["game"] == "Into the Crypt"
+    best = [c.capitalize() for p, c in enumerate(state.setup.colours[:2]) if p in state.winners]
+    assert crypt_game["winner"].startswith(best[0])
+    page = host.get("/host/games", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Ben: 35 Punkte" in page and "Ben gewinnt." in page

@@ -51,6 +51,7 @@ from .contract import (
     refusal_status,
 )
 from .language import current_language, message_of, text_of
+from .past import side_games
 from .payloads import (
     Payload,
     end_summary,
@@ -716,8 +717,9 @@ PAST_GAMES = 20
 
 
 def past_games(journal: Journal) -> list[Payload]:
-    """The last ended maze games, newest first: each one's summary, derived from its
-    record (the journal keeps the record; the summary is a pure function of it)."""
+    """The last ended games, newest first: each maze game's summary, derived from its
+    record (the journal keeps the record; the summary is a pure function of it), and
+    Loot N Run's and the crypt's winners and scores (``past.side_games``)."""
     games = []
     for stored in journal.ended_games(KIND, PAST_GAMES):
         try:
@@ -726,8 +728,9 @@ def past_games(journal: Journal) -> list[Payload]:
             continue  # a record that no longer replays (another maze, set aside): skipped
         summary = summarize(game.setup, game.commands)
         if summary is not None:
-            games.append({"id": stored.id, **summary_json(game.setup, summary)})
-    return games
+            games.append({"id": stored.id, "kind": KIND, **summary_json(game.setup, summary)})
+    games += side_games(journal, PAST_GAMES)
+    return sorted(games, key=lambda g: -int(g["id"]))[:PAST_GAMES]
 
 
 SEAT_NAMES = {"mummy": N_("Mummy"), "table": N_("Table screen"), "watch": N_("Watching")}
