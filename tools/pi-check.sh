@@ -112,7 +112,10 @@ if [ "$NEGATIVES" = 1 ]; then
         [ "$before" != "$(md5sum "$copy/$file")" ] || { echo "pi-check: $name changed nothing in $file" >&2; exit 2; }
         # From the last passing run's root when there is one (its venv has every package,
         # so only the broken companion is built again: minutes), else from root.base.
-        PI_CHECK_FROM=$([ -x "$W/root/usr/bin/python3" ] && echo "$W/root" || echo "$W/root.base") \
+        # (NEG_FROM=base: root.base, e.g. while a passing run still uses its root.)
+        from=$W/root.base
+        [ "${NEG_FROM:-}" != base ] && [ -x "$W/root/usr/bin/python3" ] && ! mountpoint -q "$W/root/proc" && from=$W/root
+        PI_CHECK_FROM=$from \
             "$copy/tools/pi-check.sh" --arch "$ARCH" --repo "$copy" --run "neg-$name" "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
             || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //')
         if [[ $got == "$want:"* ]]; then result="failed there: ${got#"$want: "}"; else result="WRONG: $got"; status=1; fi
