@@ -171,8 +171,11 @@ def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser
             text = json.dumps(data)
             assert '"positions"' not in text and '"hand"' not in text
 
-    # The past games list the one that ended.
-    host.goto(url + "/host/games")
+    # The past games list the one that ended (the host page links them).
+    width, height = size(host, "#past-games")
+    assert width >= 44 and height >= 44
+    host.locator("#past-games").click()
+    expect(host).to_have_url(url + "/host/games")
     expect(host.locator(f'[data-game="{first_game}"] .winner')).to_contain_text(winner)
     assert PHONE["width"] == 390
 
