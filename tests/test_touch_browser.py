@@ -46,6 +46,7 @@ def test_the_mummy_goes_to_a_cell_in_one_gesture(server: Server, seats: dict[str
     expect(mummy.locator(f'.maze .route-end[data-cell="{to}"]')).to_have_count(1)
     assert mummy.locator(".maze .route").get_attribute("points").count(",") == 5  # M + 4 cells
     shot(mummy, "mummy-route")
+    assert too_small(mummy) == []  # the mummy's controls while it moves: the pad, "Go"
     # Tapping another cell picks it instead; tapping the first again picks it again.
     other = next(r for r in state["routes"] if len(r["path"]) == 3)
     mummy.locator(f'.maze rect.cell[data-cell="{other["cell"]}"]').click()
@@ -142,6 +143,7 @@ def test_every_control_of_every_page_is_44_px_at_least(
     host.locator("form button[type=submit]").click()
     for path in (
         "/host",
+        "/host/games",
         "/sim",
         "/lootnrun",
         "/crypt",
