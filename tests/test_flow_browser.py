@@ -181,6 +181,11 @@ def test_every_seat_moves_through_the_three_games_by_the_menu(server: Server, br
     red.locator('.language button[data-lang="en"]').click()
     expect(red.locator('.table-menu a[data-menu="maze"]')).to_have_text("The maze")
 
+    # The host's board check has the same menu, back to the host page in one tap.
+    host.goto(server.url + "/check")
+    assert menu_keys(host) == ["lootnrun", "crypt", "host", "rules"]
+    go(host, "host", server.url + "/host")
+
 
 def test_the_small_faults_a_phone_shows(server: Server, browser: Any):
     """Show where I can go is kept across a reload; /sim's rows 10-12 read 10-12; the
