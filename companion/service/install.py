@@ -141,11 +141,11 @@ SPI_DEVICES = (Path("/dev/spidev0.0"), Path("/dev/spidev1.0"))
 
 #: What each line of the block does that only a reboot applies.
 NEEDS_REBOOT = {
-    "dtparam=spi=on": "SPI0 (/dev/spidev0.0, the NeoPixels)",
-    "dtoverlay=spi1-1cs,cs0_pin=18": "SPI1 (/dev/spidev1.0, the sensor chain)",
-    "core_freq=250": "the fixed core clock of a Pi 3 or Zero 2 W (the NeoPixels' timing)",
-    "core_freq=500": "the fixed core clock of a Pi 4 (the NeoPixels' timing)",
-    "core_freq_min=500": "the fixed core clock of a Pi 4 (the NeoPixels' timing)",
+    "dtparam=spi=on": "SPI0, /dev/spidev0.0: the NeoPixels",
+    "dtoverlay=spi1-1cs,cs0_pin=18": "SPI1, /dev/spidev1.0: the sensor chain",
+    "core_freq=250": "a Pi 3's or Zero 2 W's fixed core clock: the NeoPixels' timing",
+    "core_freq=500": "a Pi 4's fixed core clock: the NeoPixels' timing",
+    "core_freq_min=500": "a Pi 4's fixed core clock: the NeoPixels' timing",
 }
 
 
