@@ -182,12 +182,14 @@ def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser
 
 def test_no_marker_stays_on_the_mummys_maze_after_a_step_and_its_take_back(site, browser):
     """A step button marks its cell (dashed) while pointed at; once the step is made, and
-    once it is taken back, the maze has no mark left."""
+    once it is taken back, the maze has no mark left.  At the start, the deduction aid
+    says the figures are on the start field (not "0 cells")."""
     appliance, url = site
     expect = sync_api.expect
     host = phone(browser)
     host.goto(url + "/")
     host.get_by_label("Real dice: players enter what they throw").check()
+    host.get_by_label(re.compile("Deduction aid")).check()
     host.get_by_role("button", name="Start the game").click()
     expect(host.locator("#seats li")).to_have_count(5)
     codes = {
@@ -204,6 +206,9 @@ def test_no_marker_stays_on_the_mummys_maze_after_a_step_and_its_take_back(site,
         expect(page).to_have_url(url + PAGES[seat])
         pages[seat] = page
     mummy = pages["mummy"]
+    # At the start the deduction aid says where the figures are: on the start field.
+    expect(mummy.locator("#aid")).to_contain_text("the start field")
+    expect(mummy.locator("#aid")).not_to_contain_text("0 cells")
     # Five mummies: Red's turn is lost and the mummy makes an intermediate move.
     five = json.dumps({"cmd": "roll", "faces": ["mummy"] * 5})
     pages["seeker0"].evaluate(
