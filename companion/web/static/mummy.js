@@ -56,12 +56,16 @@ function render(data) {
 // A finger marks it from touchstart to touchend only: the mouse events a browser makes up
 // after a tap (and again when the page is redrawn under the finger's last place) would
 // leave a mark that no leave ever clears.
+// On a phone without hover only the finger marks (the mouse and focus events it makes
+// up would not be followed by a leave).
+const HOVERS = !window.matchMedia || window.matchMedia("(hover: hover)").matches;
 function pointsAt(cell) {
   const on = () => board.mark(cell), off = () => board.mark(null);
   const mouseOn = ev => {
-    if (!(ev.sourceCapabilities && ev.sourceCapabilities.firesTouchEvents)) on();
+    if (HOVERS && !(ev.sourceCapabilities && ev.sourceCapabilities.firesTouchEvents)) on();
   };
-  return {onmouseenter: mouseOn, onfocus: on, ontouchstart: on, ontouchend: off,
+  const focusOn = () => { if (HOVERS) on(); };
+  return {onmouseenter: mouseOn, onfocus: focusOn, ontouchstart: on, ontouchend: off,
           ontouchcancel: off, onmouseleave: off, onblur: off};
 }
 
