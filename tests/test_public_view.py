@@ -23,7 +23,17 @@ CELL_NAME = re.compile(r"\b[A-L](?:1[0-2]|[1-9])\b")
 #: Keys that carry a seeker's cell, a card or a move: none may reach the mummy's device.
 SECRET_KEYS = ('"positions"', '"hand"', '"legal_destinations"', '"playable"', '"figure_moved"')
 #: Doors that show every figure: refused to the mummy's device, in words.
-FIGURE_DOORS = ("/sim", "/sim/api/board", "/sim/api/stream", "/api/host/journal/{game}")
+FIGURE_DOORS = (
+    "/sim",
+    "/sim/api/board",
+    "/sim/api/stream",
+    "/api/host/journal/{game}",
+    "/check",
+    "/check/api/state",
+    "/check/api/stream",
+    "/check/api/reports",
+    "/check/api/reports/{report}",
+)
 #: Routes that hold no game (the files of the pages, the rules, the language).
 NO_GAME = ("/static/", "/i18n/", "/favicon.ico", "/rules/")
 
@@ -35,6 +45,7 @@ def every_get(table: Table) -> Iterator[str]:
         "code": table.codes["mummy"],
         "game": "mummy",
         "lang": "en",
+        "name": "report",  # a board check's saved report
     }
     for rule in table.app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.rule.startswith(NO_GAME):
@@ -60,7 +71,7 @@ def check_every_door(table: Table, device: Any, secret: set[str], when: str) -> 
     mummy = table.service.game.current.mummy
     maze = table.service.maze
     hidden = secret - ({maze.cell_name(mummy)} if maze.is_cell(mummy) else set())
-    figure_doors = {d.format(game=table.service.game.id) for d in FIGURE_DOORS}
+    figure_doors = {d.format(game=table.service.game.id, report="report") for d in FIGURE_DOORS}
     count = 0
     for path in every_get(table):
         status, text = opened(device, path)
