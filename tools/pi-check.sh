@@ -117,7 +117,8 @@ if [ "$NEGATIVES" = 1 ]; then
         [ "${NEG_FROM:-}" != base ] && [ -x "$W/root/usr/bin/python3" ] && ! mountpoint -q "$W/root/proc" && from=$W/root
         PI_CHECK_FROM=$from \
             "$copy/tools/pi-check.sh" --arch "$ARCH" --repo "$copy" --run "neg-$name" "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
-            || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //')
+            || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //' || true)
+        [ -n "$got" ] || got="no FAILED line (see $NEG/$name.log)"
         if [[ $got == "$want:"* ]]; then result="failed there: ${got#"$want: "}"; else result="WRONG: $got"; status=1; fi
         printf '%-16s %-46s %s\n' "$name" "$want" "${result:0:150}"
         rm -rf "$W/root-neg-$name"
@@ -238,7 +239,10 @@ for model in "${MODELS[@]}"; do
     # QEMU_STRACE: qemu-user writes every syscall of the stack to stderr (the device step)
     in_root sh -c "cd /tmp && LG_WD=/tmp PI_CHECK_DEVICES=/tmp/devices-opened QEMU_STRACE=1 $P_VENV/bin/python \
         /opt/pi-check/board_check.py $1 /opt/pi-check" > "$LOG/board-$1.log" 2> "$LOG/board-$1.strace" \
-        || { umount "$R/proc/cpuinfo"; grep -v '^[0-9]* ' "$LOG/board-$1.strace" >> "$LOG/board-$1.log"; fail "board_check.py" "$LOG/board-$1.log"; }
+        || { in_root sh -c "cd /tmp && LG_WD=/tmp $P_VENV/bin/python /opt/pi-check/board_check.py $1 /opt/pi-check" \
+                 > "$LOG/board-$1.log" 2>&1 || true  # again without the syscall trace: the error alone
+             umount "$R/proc/cpuinfo" || true
+             fail "board_check.py: $(tail -1 "$LOG/board-$1.log")" "$LOG/board-$1.log"; }
     umount "$R/proc/cpuinfo"
     sed 's/^/    | /' "$LOG/board-$1.log"
     ok
