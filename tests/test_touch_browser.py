@@ -109,6 +109,8 @@ MEASURE = """() => {
 
 def too_small(page: Any) -> list[str]:
     """The controls under 44 px, alike ones once with their number ("... (144 of them)")."""
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready.then(() => true)")
     page.wait_for_timeout(700)  # the live stream has drawn the page
     found: dict[str, list[str]] = {}
     for line in page.evaluate(MEASURE):
@@ -158,6 +160,7 @@ def test_every_control_of_every_page_is_44_px_at_least(
     for seat in ("mummy", "seeker0", "table", "watch"):
         page = device()
         check(page, f"join {seat}", f"/join/{codes[seat]}")
+        assert page.locator("#join").count() == 1, (seat, page.url, page.inner_text("body"))
         page.locator("#join").click()
         page.wait_for_url(re.compile(r"/(mummy|seeker|table|watch)$"))
         found[seat] = too_small(page)
