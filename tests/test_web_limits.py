@@ -133,6 +133,25 @@ def error_of(answer: bytes) -> str:
     return text
 
 
+def test_one_laptop_playing_every_seat_in_its_own_window_is_served(served):
+    """``make run`` on a laptop: the host, the mummy, two seekers and the table, each in a
+    browser window of its own, open up to 6 connections each from one address (the
+    player bench does this): every one of them is served, none turned away."""
+    site = served.site
+    windows = [connect(site.port, "127.0.0.1") for _ in range(5 * 6)]
+    try:
+        for sock in windows:
+            sock.sendall(
+                f"GET /table HTTP/1.1\r\nHost: 127.0.0.1:{site.port}\r\n"
+                f"Cookie: {site.cookies['table']}\r\n\r\n".encode()
+            )
+        heads = [head_of(sock) for sock in windows]
+        assert all(h.startswith(b"HTTP/1.1 200") for h in heads), [h[:40] for h in heads]
+    finally:
+        for sock in windows:
+            sock.close()
+
+
 def test_half_sent_requests_of_one_device_leave_the_table_answering(served):
     """130 idle connections with half a request each stopped every client (waitress's
     100 connections): now a device past its share is turned away at once."""

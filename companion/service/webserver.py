@@ -62,8 +62,10 @@ class Limits:
 
     #: Connections waitress serves at once (idle, reading, answering); streams not counted.
     connections: int = 480
-    #: ... of them from one address.
-    connections_per_address: int = 24
+    #: ... of them from one address.  A browser opens up to 6 to a site, so one laptop
+    #: playing every seat in windows of their own (``make run``; the player bench) opens
+    #: about 30: 64 leaves them room while one device still holds under a seventh.
+    connections_per_address: int = 64
     #: Live streams at once, over every seat.
     streams: int = 480
     #: ... from one address (a browser holds at most 6 connections to a site).
