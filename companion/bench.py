@@ -502,6 +502,17 @@ def _measure_e2e(app: Any, client: _SseClient, count: int) -> tuple[list[float],
 # -- service ----------------------------------------------------------------------------
 
 
+def ready_port(proc: subprocess.Popen[str]) -> int:
+    """The port a starting ``companion run`` logs in its "ready on HOST:PORT" line."""
+    assert proc.stdout is not None
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("companion run exited before it was ready")
+        if "ready on" in line:
+            return int(line.rsplit(":", 1)[1])
+
+
 def _run_companion(
     state_dir: str, env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[str], int, float]:
@@ -527,14 +538,7 @@ def _run_companion(
         text=True,
         env=env,
     )
-    assert proc.stdout is not None
-    port = 0
-    while not port:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError("companion run exited before it was ready")
-        if "ready on" in line:
-            port = int(line.rsplit(":", 1)[1])
+    port = ready_port(proc)
     while True:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as res:

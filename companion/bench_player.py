@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.bench import Figure, percentile
+from companion.bench import Figure, percentile, ready_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -184,15 +184,8 @@ def companion(state_dir: str, trace: str, quarter: Quarter | None) -> Iterator[s
     )
     if quarter is not None:
         quarter.enter(proc.pid)
-    assert proc.stdout is not None
     try:
-        port = 0
-        while not port:
-            line = proc.stdout.readline()
-            if not line:
-                raise RuntimeError("companion run exited before it was ready")
-            if "ready on" in line:
-                port = int(line.rsplit(":", 1)[1])
+        port = ready_port(proc)
         yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
