@@ -323,3 +323,20 @@ def the_rest(chunks: Iterator[Any], within: float = 10.0) -> list[str]:
         assert time.monotonic() - started < within, f"the stream went on: {after[-3:]}"
     assert time.monotonic() - started < within
     return after
+
+
+def test_a_spectator_who_arrives_late_sees_the_game_so_far_and_no_seeker(table):
+    """A phone that opens the watching seat's code mid-game (a late guest, a second
+    screen) gets the announcements so far on its first message, and still no cell."""
+    table.new_game(["red", "blue"], dice="physical")
+    red = table.device("seeker0")
+    red.post("/api/seeker/command", json={"cmd": "roll", "faces": ["3", "3", "2", "4", "arrow"]})
+    red.post("/api/seeker/command", json={"cmd": "announce", "face": "3"})
+    target = legal_destinations(table.service.game.current, 0, Face.THREE)[0]
+    table.move(target)
+    late = table.device("watch")  # joins only now
+    status, first = opened(late, "/api/watch/stream")
+    assert status == 200 and "Red announces 3." in first
+    for key in SECRET_KEYS:
+        assert key not in first
+    assert table.service.maze.cell_name(target) not in set(CELL_NAME.findall(first))
