@@ -20,7 +20,10 @@ Without waitress (Flask's test client) the same ``Step`` runs as a plain generat
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import logging
+import os
 import selectors
 import socket
 import threading
@@ -179,10 +182,14 @@ class Broadcaster:
                         break  # streams asked before it are asked again, then all written)
                     self._woken()
                 written = self.written
+                sent_at: list[tuple[str, float]] = []
                 for stream in list(streams.values()):  # ... then all written together:
                     _send(stream)  # no seat waits while another seat's news is made
                     if written is not None and stream.sock in news:
-                        written(stream.label, time.perf_counter())
+                        sent_at.append((stream.label, time.perf_counter()))
+                for label, at in sent_at:  # (told after the writes: a listener that
+                    if written is not None:  # logs to a file must not come between them)
+                        written(label, at)
                 for stream in list(streams.values()):
                     if (not stream.open and not stream.pending) or stream.sock.fileno() < 0:
                         selector.unregister(stream.sock)
@@ -259,14 +266,48 @@ def _read(stream: _Stream) -> None:
         _drop(stream)
 
 
+def _gil_held_send() -> Callable[[int, bytes, int, int], int] | None:
+    """libc's ``send`` called with the GIL held (ctypes.PyDLL), or None where there is none.
+
+    ``socket.send`` lets go of the GIL around its system call, and another thread that
+    then takes it (the LED frames, a page being rendered, the computer mummy thinking)
+    may keep it for the interpreter's switch interval, 5 ms, before the next seat's
+    write: with seven seats, the last phone hears of a move tens of milliseconds after
+    the first.  These sockets never block, so holding the GIL through a write costs
+    microseconds, and every seat's news leaves in one go.
+    """
+    try:
+        send = ctypes.PyDLL(None, use_errno=True).send
+    except (OSError, AttributeError):
+        return None
+    send.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int]
+    send.restype = ctypes.c_ssize_t
+    return send
+
+
+_SEND = _gil_held_send()
+#: Never block, and an ended peer is an error, not a SIGPIPE (Linux; 0 elsewhere).
+_SEND_FLAGS = getattr(socket, "MSG_DONTWAIT", 0) | getattr(socket, "MSG_NOSIGNAL", 0)
+
+
 def _send(stream: _Stream) -> None:
-    if not stream.pending or stream.sock.fileno() < 0:
+    fd = stream.sock.fileno()
+    if not stream.pending or fd < 0:
         return
     try:
-        sent = stream.sock.send(stream.pending)
+        if _SEND is None:
+            sent = stream.sock.send(stream.pending)
+        else:
+            data = bytes(stream.pending)
+            sent = _SEND(fd, data, len(data), _SEND_FLAGS)
+            if sent < 0:
+                code = ctypes.get_errno()
+                raise OSError(code, os.strerror(code))
     except (BlockingIOError, InterruptedError):
         return
-    except OSError:
+    except OSError as error:
+        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EINTR):
+            return
         stream.open = False
         stream.pending.clear()
         _drop(stream)
