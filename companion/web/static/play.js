@@ -121,6 +121,7 @@ function live(role, render) {
     if (data.stale) { source.close(); location.reload(); return; }
     keep(kept, data);
     setLink(true);
+    if (typeof narrator !== "undefined") narrator.follow(data.log);  // narrator.js, if the page has it
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
     showEnd(data.summary);

@@ -1,0 +1,119 @@
+// The narrator: the maze pages (the table, the watching seat, the mummy, a seeker) can
+// speak the turns, the announcements, the mummy's moves, the catches and the end aloud,
+// in the page's language, with the phone's own speech synthesis (Web Speech API: no
+// network, no server).  It speaks only the announcements this seat's own stream already
+// carries (play.js hands it the page's log), so it never says what the seat may not know.
+// Off by default; the switch in the header is remembered on the device.
+"use strict";
+
+const NARRATOR_KEY = "companion.narrator";
+// The announcements worth hearing at a table (not every die rolled nor every step).
+const SPOKEN = new Set(["turn_started", "mummy_turn_started", "resolved", "turn_lost",
+  "seeker_skipped", "announced", "card_played", "mummy_move_started", "mummy_move_ended",
+  "seeker_caught", "seeker_out", "game_won"]);
+
+// The entries of `now` that `before` did not have: `now` laid over `before` where it fits
+// best (the page keeps the last announcements only, so the oldest drop off the front; a
+// take-back removes the newest).  Entries are compared as JSON.
+function freshEntries(before, now) {
+  const old = before.map(e => JSON.stringify(e)), cur = now.map(e => JSON.stringify(e));
+  let best = 0;
+  for (let shift = 0; shift < old.length; shift++) {
+    let same = 0;
+    while (same < cur.length && shift + same < old.length && old[shift + same] === cur[same]) same++;
+    if (shift + same === old.length) return now.slice(same);  // the old tail goes on in `now`
+    best = Math.max(best, same);  // a take-back: `now` parts from `old` after `best`
+  }
+  return now.slice(best);
+}
+
+const narrator = {
+  heard: null,  // the log as last seen (null: the first message only sets the scene)
+
+  on() {
+    try { return localStorage.getItem(NARRATOR_KEY) === "1"; } catch (e) { return false; }
+  },
+
+  set(on) {
+    try { localStorage.setItem(NARRATOR_KEY, on ? "1" : "0"); } catch (e) { /* private mode */ }
+    this.render();
+    if (on) this.say(_("The narrator is on."));
+    else if (window.speechSynthesis) window.speechSynthesis.cancel();
+  },
+
+  lang() { return (document.documentElement.lang || "en").toLowerCase(); },
+
+  // The phone's voices for the page's language, those that work offline first.
+  voices() {
+    const synth = window.speechSynthesis;
+    if (!synth || !synth.getVoices) return [];
+    const lang = this.lang();
+    const mine = synth.getVoices().filter(v => (v.lang || "").toLowerCase().replace("_", "-").split("-")[0] === lang);
+    return mine.filter(v => v.localService !== false).concat(mine.filter(v => v.localService === false));
+  },
+
+  // Called with every message of the page's stream (its whole log, as play.js keeps it).
+  follow(log) {
+    if (!Array.isArray(log)) return;
+    const before = this.heard;
+    this.heard = log.slice();
+    if (!before || !this.on()) return;
+    for (const entry of freshEntries(before, log)) {
+      if (SPOKEN.has(entry.kind) && entry.text) this.say(entry.text);
+    }
+  },
+
+  say(text) {
+    const synth = window.speechSynthesis;
+    if (!synth || !window.SpeechSynthesisUtterance) return;
+    const utterance = new SpeechSynthesisUtterance(text);
+    const voice = this.voices()[0];
+    utterance.lang = voice ? voice.lang : this.lang();
+    if (voice) utterance.voice = voice;
+    synth.speak(utterance);
+  },
+
+  // The switch, and a note under the header when the phone has no voice for the language.
+  render() {
+    const box = document.getElementById("narrator");
+    if (!box) return;
+    const on = this.on();
+    box.setAttribute("aria-pressed", String(on));  // off: the bubble dimmed and struck out
+    box.title = on ? _("The narrator speaks the game aloud: tap to stop it")
+                   : _("The narrator is off: tap to hear the game spoken aloud");
+    box.setAttribute("aria-label", box.title);
+    this.renderNote();
+  },
+
+  renderNote() {
+    const note = document.getElementById("narrator-note");
+    if (!note) return;
+    let text = "";
+    if (this.on()) {
+      if (!window.speechSynthesis || !window.SpeechSynthesisUtterance) {
+        text = _("This phone cannot speak: the narrator stays silent here.");
+      } else if (this.voicesKnown && !this.voices().length) {
+        text = _("This phone has no voice for this language: the narrator stays silent. A voice can be added in the phone's speech settings.");
+      }
+    }
+    note.textContent = text;
+    note.hidden = !text;
+  },
+
+  // Phones list their voices late (Chrome: after "voiceschanged"): the note waits for
+  // that list, or for a second and a half.
+  start() {
+    const synth = window.speechSynthesis;
+    const known = () => { this.voicesKnown = true; this.renderNote(); };
+    if (synth && synth.getVoices && synth.getVoices().length) this.voicesKnown = true;
+    else if (synth && synth.addEventListener) {
+      synth.addEventListener("voiceschanged", known);
+      setTimeout(known, 1500);
+    } else this.voicesKnown = true;
+    this.render();
+    const box = document.getElementById("narrator");
+    if (box) box.addEventListener("click", () => this.set(!this.on()));
+  },
+};
+
+document.addEventListener("DOMContentLoaded", () => narrator.start());
