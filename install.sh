@@ -14,4 +14,4 @@ if ! command -v python3 >/dev/null; then
 fi
 # Run as root from the user's clone: no root-owned __pycache__ left in it.
 export PYTHONDONTWRITEBYTECODE=1
-exec python3 -m companion.service.install "$@"
+exec python3 -m companion.pi.install "$@"

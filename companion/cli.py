@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion.board.config import ConfigError, load_config
-from companion.board.firmware_install import add_parser as add_firmware_parser
 from companion.board.selftest import FAULT_POSITION, FAULTS, run_selftest
 from companion.errors import StartupError
 from companion.games.mummy.maze_file import MazeError, check_maze
@@ -25,6 +24,7 @@ from companion.hardware.magnets import add_parser as add_hardware_parser
 from companion.hardware.parts import add_command as add_parts_command
 from companion.inputs import PORT, Number, given_path, read_text
 from companion.mazes import load_maze
+from companion.pi.firmware_install import add_parser as add_firmware_parser
 
 #: The numeric options' ranges (nan, inf and anything outside: exit 2, naming the option).
 GAMES = Number(1, 1_000_000, integer=True)
@@ -379,7 +379,7 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from companion.bench import SECTIONS, report, run_bench
+    from companion.bench.run import SECTIONS, report, run_bench
 
     unknown = set(args.only or ()) - set(SECTIONS)
     if unknown:
@@ -394,7 +394,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _hotspot(args: argparse.Namespace) -> int:
-    from companion.service import hotspot
+    from companion.pi import hotspot
 
     try:
         if args.remove:
@@ -416,7 +416,7 @@ def _hotspot(args: argparse.Namespace) -> int:
 
 
 def _install_service(args: argparse.Namespace) -> int:
-    from companion.service.install import main
+    from companion.pi.install import main
 
     return main(["--dry-run"] if args.dry_run else [])
 

@@ -100,7 +100,7 @@ def test_the_page_weight_per_phone_over_a_game_is_at_least_halved(capsys):
 def test_the_quarter_core_is_a_real_one_or_the_bench_says_why():
     """``player_pi`` measures only in a cgroup that holds a busy process to about a
     quarter of a core (checked, not assumed); anywhere else it names what is missing."""
-    from companion.bench_player import Quarter
+    from companion.bench.player import Quarter
 
     quarter = Quarter()
     try:

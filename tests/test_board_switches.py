@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.bench_streams import _Site
+from companion.bench.clients import Site
 from tests.test_live_streams import live
 
 __all__ = ["live"]  # the real server, shared with the stream tests
@@ -206,7 +206,7 @@ def test_head_on_a_stream_of_the_real_server_sends_no_body(live, seat, path):
     assert broadcaster is None or broadcaster.count == 0  # no stream was handed over
 
 
-def host_cookie(site: _Site) -> str:
+def host_cookie(site: Site) -> str:
     jar = site.host.handlers
     for handler in jar:
         cookies = getattr(handler, "cookiejar", None)

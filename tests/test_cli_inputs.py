@@ -304,7 +304,7 @@ def test_install_sh_and_the_hardware_build_refuse_bad_values_too(value, capsys):
     """The two commands outside ``companion``: ``install.sh --port`` (the same port type)
     and ``python -m companion.hardware.build DIR`` (an empty one is not the current one)."""
     from companion.hardware import build
-    from companion.service import install
+    from companion.pi import install
 
     with pytest.raises(SystemExit) as info:
         install.main(["--dry-run", f"--port={value}"])

@@ -23,7 +23,7 @@ import serial
 from companion.board import serial_link
 from companion.board.firmware_sim import SimulatedPico
 from companion.board.serial_link import SerialLink
-from companion.service.install import MODULES_TEXT, unit_text
+from companion.pi.install import MODULES_TEXT, unit_text
 
 #: The names the kernel gives its character majors in /proc/devices, and the module that
 #: registers each (gpiochip is built into the Pi's kernel).

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.board.firmware_install import (
-    FirmwareInstallError,
-    find_circuitpy,
-    install,
-)
 from companion.board.firmware_sim import SimulatedPico
 from companion.cli import main
 from companion.firmware import protocol
 from companion.firmware.firmware import VERSION
+from companion.pi.firmware_install import (
+    FirmwareInstallError,
+    find_circuitpy,
+    install,
+)
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "companion" / "firmware"
 

@@ -11,7 +11,7 @@ import pytest
 import segno
 
 from companion.cli import main
-from companion.service import hotspot
+from companion.pi import hotspot
 from companion.web.pages import wifi_data
 
 FAKE_NMCLI = """#!/usr/bin/env python3

@@ -17,12 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from waitress import create_server
 
-from companion.bench_streams import PHONES, _Site
+from companion.bench.clients import Site
+from companion.bench.streams import PHONES
 from companion.web import create_app
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[Any, _Site]]:
+def live(tmp_path: Path) -> Iterator[tuple[Any, Site]]:
     """The mock appliance behind waitress with only two worker threads."""
     from tests.test_service import start
 
@@ -32,7 +33,7 @@ def live(tmp_path: Path) -> Iterator[tuple[Any, _Site]]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        yield app, _Site(int(server.effective_port))
+        yield app, Site(int(server.effective_port))
     finally:
         appliance.hub.end_streams()
         time.sleep(0.3)

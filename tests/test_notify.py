@@ -15,7 +15,7 @@ import pytest
 from companion.board.config import default_config
 from companion.board.mock_board import MockBoard, mock_factory
 from companion.board.sensors import Sensors
-from companion.service.notify import Notifier, Watchdog
+from companion.pi.notify import Notifier, Watchdog
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from companion.service import install
+from companion.pi import install
 
 ROOT = Path(__file__).resolve().parent.parent
 NODES = ["/dev/gpiochip0", "/dev/spidev0.0", "/dev/spidev1.0", "/dev/ttyACM1"]

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from gpiozero.exc import SPIFixedBitOrder
 
-from companion.board.pin_factory import PinFactoryUnavailable, describe, open_pin_factory
 from companion.board.shift_register import ShiftRegisterChain, SPIUnavailable
+from companion.pi.pin_factory import PinFactoryUnavailable, describe, open_pin_factory
 
 CLOCK, MISO, CE0, LOAD = 21, 19, 18, 25
 PI4_REVISION = 0xC03114  # what /proc/cpuinfo says on a Pi 4B 1.4

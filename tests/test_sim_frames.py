@@ -12,7 +12,7 @@ from typing import Any
 
 import waitress
 
-from companion.bench import _host_session, _SseClient
+from companion.bench.clients import SseClient, host_session
 from companion.games.mummy.commands import MummyStep
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.players import MummyBot, SeekerBot
@@ -62,8 +62,8 @@ def test_a_mummy_step_appears_on_sim_with_the_new_frame(tmp_path: Path) -> None:
     server = waitress.create_server(web, host="127.0.0.1", port=0, threads=4)
     port = int(server.effective_port)
     threading.Thread(target=server.run, daemon=True).start()
-    _, cookie = _host_session(f"http://127.0.0.1:{port}")
-    client = _SseClient("127.0.0.1", port, "/sim/api/stream", cookie)
+    _, cookie = host_session(f"http://127.0.0.1:{port}")
+    client = SseClient("127.0.0.1", port, "/sim/api/stream", cookie)
     steps = 0
     try:
         service, lights = app.service, app.lights

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import install
-from companion.service.install import (
+from companion.pi import install
+from companion.pi.install import (
     FIRMWARE_BLOCK,
     Options,
     install_steps,
@@ -29,7 +29,7 @@ VENV = Path("/opt/pyramid-companion/venv")
 
 def test_the_packaged_unit_is_the_one_in_systemd() -> None:
     for name in ("pyramid-companion.service", "port80.conf"):
-        packaged = ROOT / "companion" / "service" / "data" / name
+        packaged = ROOT / "companion" / "pi" / "data" / name
         assert packaged.read_bytes() == (ROOT / "systemd" / name).read_bytes()
 
 
@@ -219,7 +219,7 @@ def test_a_second_run_changes_nothing_says_so_and_the_reboot_advice_holds_until_
 def test_companion_logs_the_pending_reboot_at_start(
     stand_in_pi: dict[str, Path], caplog: pytest.LogCaptureFixture
 ) -> None:
-    from companion.board.pin_factory import log_pending_reboot
+    from companion.pi.pin_factory import log_pending_reboot
 
     assert perform(pi_steps({"firmware config"}), dry_run=False, out=lambda _: None)
     stand_in_pi["spi0"].touch()

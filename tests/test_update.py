@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import install
-from companion.service.install import Options, Step, fetch, update
+from companion.pi import install
+from companion.pi.install import Options, Step, fetch, update
 
 OLD_EXAMPLE = "[sensors]\nchips = 19\nold_key = 2\n"
 NEW_EXAMPLE = "[sensors]\nchips = 19\nnew_key = 3\n"

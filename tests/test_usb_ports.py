@@ -15,7 +15,7 @@ from serial.tools.list_ports_common import ListPortInfo
 
 from companion.board.firmware_sim import SimulatedPico
 from companion.board.serial_link import SerialLink
-from companion.board.usb_ports import PortNotFound, find_data_port, resolve
+from companion.pi.usb_ports import PortNotFound, find_data_port, resolve
 
 
 def usb_port(

@@ -23,8 +23,7 @@ from typing import Any
 
 import pytest
 
-from companion.bench import _run_companion
-from companion.bench_streams import _Site
+from companion.bench.clients import Site, run_companion
 from companion.service.webserver import (
     RESERVED_FILES,
     WANTED_FILES,
@@ -43,7 +42,7 @@ class Served:
     """A ``companion run --mock`` process, its seated table and its log so far."""
 
     proc: Any
-    site: _Site
+    site: Site
     tmp: Path
     lines: list[str] = field(default_factory=list)
 
@@ -52,8 +51,8 @@ class Served:
 def served(tmp_path: Path) -> Iterator[Served]:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    proc, port, _ = _run_companion(str(tmp_path), env={**os.environ, "TMPDIR": str(tmp)})
-    served = Served(proc, _Site(port), tmp)
+    proc, port, _ = run_companion(str(tmp_path), env={**os.environ, "TMPDIR": str(tmp)})
+    served = Served(proc, Site(port), tmp)
     drain = threading.Thread(target=lambda: served.lines.extend(proc.stdout), daemon=True)
     drain.start()
     try:
@@ -99,7 +98,7 @@ def head_of(sock: socket.socket, within: float = 5.0) -> bytes:
     return got
 
 
-def stream(site: _Site, address: str, seat: str, path: str) -> tuple[socket.socket, bytes]:
+def stream(site: Site, address: str, seat: str, path: str) -> tuple[socket.socket, bytes]:
     """A device at ``address`` on ``seat`` asks for a live stream: the socket and the
     answer's head (and its JSON error, when refused)."""
     sock = connect(site.port, address)

@@ -97,8 +97,8 @@ if [ "$NEGATIVES" = 1 ]; then
     rm -rf "$NEG"; mkdir -p "$NEG"
     BREAKS=(
         "lsb_first|board stack on a Pi ${MODELS[0]%% *}|s/\"lsb_first\", False/\"lsb_first\", True/|companion/board/shift_register.py"
-        "venv-under-root|boot with systemd-nspawn|/^PREFIX = /s#/opt/#/root/#|companion/service/install.py"
-        "no-char-spi|device access (DeviceAllow, groups, modules)|/^DeviceAllow=char-spi rw\$/d|companion/service/data/pyramid-companion.service"
+        "venv-under-root|boot with systemd-nspawn|/^PREFIX = /s#/opt/#/root/#|companion/pi/install.py"
+        "no-char-spi|device access (DeviceAllow, groups, modules)|/^DeviceAllow=char-spi rw\$/d|companion/pi/data/pyramid-companion.service"
     )
     printf '%-16s %-46s %s\n' breakage "expected FAILED step" result
     status=0

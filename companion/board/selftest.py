@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.pi.pin_factory import open_pin_factory
+
 from .boardcheck import (
     CENTRE_HOLD_S,
     OFFSET_MM,
@@ -32,7 +34,6 @@ from .boardcheck import (
 )
 from .config import BoardConfig
 from .mock_board import mock_factory
-from .pin_factory import open_pin_factory
 from .pixels import LedOutput, MockPixels, Pixels, open_pixels
 from .sensors import Sensors
 from .serial_board import SerialBoard, SimulatedPicoBoard, simulated_board

@@ -26,8 +26,7 @@ import serial
 from companion.closing import Closing
 from companion.firmware import protocol
 from companion.firmware.firmware import VERSION as BUNDLED_FIRMWARE
-
-from . import usb_ports
+from companion.pi import usb_ports
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,6 @@ from typing import Any
 from companion.board.config import BoardConfig
 from companion.board.controls import Buttons, Buzzer
 from companion.board.mock_board import MockBoard, mock_factory
-from companion.board.pin_factory import open_pin_factory
 from companion.board.pixels import LedOutput, open_pixels
 from companion.board.render import Geometry, render, still
 from companion.board.scene import Scene
@@ -28,6 +27,7 @@ from companion.games.mummy.commands import EndTurn, Roll
 from companion.games.mummy.events import GameWon, SeekerCaught
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.state import Phase
+from companion.pi.pin_factory import open_pin_factory
 from companion.table.hub import GameHub, GameService
 
 from .journal import Journal, JournalWriteError

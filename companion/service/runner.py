@@ -18,12 +18,12 @@ from companion.board.config import load_config
 from companion.errors import StartupError
 from companion.inputs import read_bytes
 from companion.mazes import load_maze
+from companion.pi import hotspot
+from companion.pi.install import CONFIG_DIR
+from companion.pi.notify import Notifier, Watchdog
 
-from . import hotspot
 from .appliance import build
-from .install import CONFIG_DIR
 from .journal import prepare_state_dir
-from .notify import Notifier, Watchdog
 from .webserver import serve
 
 log = logging.getLogger("companion")
@@ -174,7 +174,7 @@ def run(
     appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
     app = create_app(appliance.service, secret_key=key, appliance=appliance)
     if mock and os.environ.get("COMPANION_TRACE"):  # companion bench's player rows
-        from companion.bench_trace import install
+        from companion.bench.trace import install
 
         install(appliance, app, os.environ["COMPANION_TRACE"])
     # The hotspot's name and password (``companion hotspot``), for the host page's QR code.

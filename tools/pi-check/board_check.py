@@ -31,9 +31,9 @@ importlib.import_module("lgpio")
 
 from companion.board.config import default_config  # noqa: E402
 from companion.board.mock_spi import spidev_on  # noqa: E402
-from companion.board.pin_factory import describe, open_pin_factory  # noqa: E402
 from companion.board.pixels import NeoPixelStrip  # noqa: E402
 from companion.board.shift_register import ShiftRegisterChain  # noqa: E402
+from companion.pi.pin_factory import describe, open_pin_factory  # noqa: E402
 
 factory = open_pin_factory()
 line = describe(factory)
@@ -79,7 +79,7 @@ with NeoPixelStrip(10, 3, "GRB", spidev=Spidev) as strip:
 
 import serial  # noqa: E402
 
-from companion.board import usb_ports  # noqa: E402
+from companion.pi import usb_ports  # noqa: E402
 
 
 class PicoPort:

@@ -2,7 +2,7 @@
 browsers, with the companion's own timestamps beside them.
 
 A real ``companion run --mock`` (its ``COMPANION_TRACE`` stamps every step, see
-``bench_trace.py``) and Debian's chromium through Playwright: the host sets up a
+``trace.py``) and Debian's chromium through Playwright: the host sets up a
 two-seeker game, four phones join (the table, Red, Blue, the mummy).  Each seeker's
 turn is played as at the table: the roll and the die tapped on the mover's page, the
 figure lifted on the simulated board, then put down on a legal cell (the moment the
@@ -35,7 +35,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.bench import Figure, percentile, ready_port
+from companion.bench.clients import ready_port
+from companion.bench.figures import Figure, percentile
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -582,7 +583,7 @@ def think_in_quarter(quick: bool, quarter: Quarter) -> list[float]:
     """The hard computer mummy's decisions (ms), in a process in the quarter core."""
     code = (
         "import json, sys\n"
-        "from companion.bench import bench_think_decisions\n"
+        "from companion.bench.engine import bench_think_decisions\n"
         f"print(json.dumps(bench_think_decisions('hard', {quick!r})))\n"
     )
     argv = quarter.command([sys.executable, "-c", code])

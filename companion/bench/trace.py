@@ -1,4 +1,4 @@
-"""The companion's own timestamps for ``companion bench``'s player rows (``bench_player``).
+"""The companion's own timestamps for ``companion bench``'s player rows (``player.py``).
 
 ``companion run`` installs it when ``COMPANION_TRACE`` names a file: every step of a
 figure's way from the board to a phone's stream is written there as a JSON line with

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from companion.board.serial_link import SerialLink, refusal
 from companion.firmware import protocol
 from companion.firmware.firmware import VERSION
 from companion.inputs import Number, given_path, given_text
-
-from .serial_link import SerialLink, refusal
 
 #: The firmware's files, copied to the top of CIRCUITPY.
 FIRMWARE_FILES = ("boot.py", "code.py", "firmware.py", "protocol.py", "settings.py")
@@ -182,7 +181,7 @@ def _install_command(args: argparse.Namespace) -> int:
 def _check_command(args: argparse.Namespace) -> int:
     port = args.port
     if port is None:
-        from .config import load_config
+        from companion.board.config import load_config
 
         config = load_config(args.config)
         port = config.sensors.port if config.sensors.backend == "serial" else "auto"

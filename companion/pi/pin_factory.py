@@ -53,7 +53,7 @@ def open_pin_factory(*, chip: int | None = None) -> Any:
 def log_pending_reboot() -> str | None:
     """Warn at start while config.txt changes of the installer wait for a reboot (the SPI
     overlays, the core clock the NeoPixels' timing needs); returns the warning."""
-    from companion.service.install import reboot_needed  # standard library only
+    from companion.pi.install import reboot_needed  # standard library only
 
     advice = reboot_needed()
     if advice:

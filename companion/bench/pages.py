@@ -24,7 +24,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from companion.bench_streams import _Reader, _Site
+from companion.bench.clients import Reader, Site
+from companion.bench.figures import Figure
 
 TARGETS = {"pages.weight_ratio": "at most 0.5 (the page weight halved)"}
 #: Each phone: its seat, page and stream.
@@ -39,7 +40,7 @@ PHONES = [
 ASSET = re.compile(r'(?:src|href)="(/[^"]+\.(?:js|css)[^"]*)"')
 
 
-def _page_bytes(site: _Site, seat: str, page: str, state: str) -> int:
+def _page_bytes(site: Site, seat: str, page: str, state: str) -> int:
     """One page load as a phone does it: the HTML, its scripts and styles, its state."""
     cookie = site.cookies[seat]
 
@@ -77,7 +78,6 @@ def _unslimmed(texts: list[bytes]) -> int:
 def bench_pages(quick: bool) -> list[Any]:
     import waitress
 
-    from companion.bench import Figure
     from companion.board.config import default_config
     from companion.mazes import load_maze
     from companion.service.appliance import build
@@ -93,11 +93,11 @@ def bench_pages(quick: bool) -> list[Any]:
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         try:
-            site = _Site(server.effective_port)
+            site = Site(server.effective_port)
             colours = list(web.extensions["companion.seats"].table.colours)
             pages = [_page_bytes(site, seat, page, state) for seat, page, _, state in PHONES]
             socks = [site.open_stream(seat, stream) for seat, _, stream, _ in PHONES]
-            reader = _Reader(socks, keep_texts=True)
+            reader = Reader(socks, keep_texts=True)
             try:
                 moves = play_game(app, colours, pace=lambda: time.sleep(pace_s))
                 time.sleep(1.0)  # the last messages reach every phone

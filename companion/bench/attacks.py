@@ -29,7 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.bench_streams import _Site
+from companion.bench.clients import Site
+from companion.bench.figures import Figure, percentile
 from companion.service.webserver import raise_file_limit
 
 TARGETS = {
@@ -95,7 +96,7 @@ class _Phone:
 
 
 @contextmanager
-def _companion(run_companion: Runner) -> Iterator[tuple[Any, _Site, Path]]:
+def _companion(run_companion: Runner) -> Iterator[tuple[Any, Site, Path]]:
     """A fresh mock companion, its table seated, its log drained; (process, site, dir)."""
     with tempfile.TemporaryDirectory() as directory:
         tmp = Path(directory) / "tmp"
@@ -105,7 +106,7 @@ def _companion(run_companion: Runner) -> Iterator[tuple[Any, _Site, Path]]:
         drain = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
         drain.start()
         try:
-            yield proc, _Site(port), Path(directory)
+            yield proc, Site(port), Path(directory)
         finally:
             proc.terminate()
             proc.wait(timeout=15)
@@ -113,12 +114,10 @@ def _companion(run_companion: Runner) -> Iterator[tuple[Any, _Site, Path]]:
 
 
 def _p99(times: list[float]) -> float:
-    from companion.bench import percentile
-
     return percentile(times, 99)
 
 
-def _idle(site: _Site, count: int, hold_s: float) -> str:
+def _idle(site: Site, count: int, hold_s: float) -> str:
     """``count`` connections from the attacker that send half a head and wait."""
     socks: list[socket.socket] = []
     try:
@@ -155,7 +154,7 @@ def _tally(fates: Iterator[str]) -> str:
     return ", ".join(f"{n} {fate}" for fate, n in sorted(counts.items()))
 
 
-def _streams(site: _Site, count: int, hold_s: float) -> str:
+def _streams(site: Site, count: int, hold_s: float) -> str:
     """``count`` streams of the watching seat from one device, all kept open."""
     socks: list[socket.socket] = []
     unconnected = 0
@@ -194,7 +193,7 @@ def _status(sock: socket.socket, deadline: float) -> str:
     )
 
 
-def _upload(site: _Site, size: int, *, chunked: bool) -> int:
+def _upload(site: Site, size: int, *, chunked: bool) -> int:
     """A stranger's upload of ``size`` bytes (no cookie); the bytes it got to send."""
     sock = socket.create_connection(("127.0.0.1", site.port), timeout=5)
     head = "POST /api/host/board HTTP/1.1\r\nHost: companion\r\n"
@@ -237,8 +236,6 @@ def _size(directory: Path) -> int:
 
 def bench_attacks(quick: bool, run_companion: Runner) -> list[Any]:
     """The three attacks, each against a fresh companion."""
-    from companion.bench import Figure
-
     raise_file_limit()  # the attacker's own sockets
     idle_n, streams_n, upload_mb = (150, 300, 30) if quick else (150, 1100, 300)
     hold_s = 2.0 if quick else 12.0

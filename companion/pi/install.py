@@ -1,0 +1,806 @@
+"""The Pi's installer (``sudo ./install.sh``): apt packages, SPI, core clock, venv, user, unit.
+
+Runs with the system's ``python3`` from a clone (no venv exists yet), so it uses only the
+standard library.  Every step first checks whether it is already done (a second run
+changes nothing), ``--dry-run`` prints every step without doing it, and a step that
+fails says what to do.  ``uninstall`` undoes it all but keeps the game journal and the
+board config unless ``--purge``.  systemd/README.md describes each step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import urllib.request
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.inputs import PORT, read_text
+
+UNIT_NAME = "pyramid-companion.service"
+USER = "companion"
+GROUPS = ("gpio", "spi", "dialout")
+PREFIX = Path("/opt/pyramid-companion")
+VENV = PREFIX / "venv"
+CONFIG_DIR = Path("/etc/pyramid-companion")
+STATE_DIR = Path("/var/lib/pyramid-companion")
+UNIT_DIR = Path("/etc/systemd/system")
+UDEV_RULE = Path("/etc/udev/rules.d/60-pyramid-companion.rules")
+#: Loaded at boot before the unit starts (its After=systemd-modules-load.service), so that
+#: DeviceAllow=char-spi and char-ttyACM find their majors in /proc/devices when systemd
+#: builds the device list at start: a Pico plugged in later is then already allowed.
+MODULES_LOAD = Path("/etc/modules-load.d/pyramid-companion.conf")
+KERNEL_MODULES = ("spidev", "cdc_acm")
+#: Written when the installer changed config.txt; pending until the next boot (another
+#: boot id), read by the installer's last line and by ``companion run`` at start.
+REBOOT_MARKER = STATE_DIR / "reboot-pending"
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+FIRMWARE_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
+#: The pinned packages PyPI has no wheel of, by machine (constraints-pi.txt): each is a C
+#: extension built with gcc and the Python headers, nothing more (no g++, no make).
+SOURCE_BUILDS = {"aarch64": ("spidev",), "armv7l": ("spidev", "gpiod", "sysv-ipc")}
+#: The venv, those build tools, and avahi (it answers <name>.local).
+APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "avahi-daemon")
+DATA = Path(__file__).with_name("data")
+SOURCE = Path(__file__).resolve().parents[2]
+
+BEGIN = "# >>> pyramid-companion (sudo ./install.sh uninstall removes this block)"
+END = "# <<< pyramid-companion"
+#: SPI0 on (the NeoPixels, /dev/spidev0.0) and SPI1 with one chip select on GPIO18 (the
+#: 74HC165 chain, /dev/spidev1.0: its own bus, docs/board-config.md); the NeoPixels' SPI
+#: clock follows the core clock on a Pi 3, Zero 2 W and 4, so it is fixed there
+#: (rpi_ws281x README); a Pi 5's SPI has its own clock.
+FIRMWARE_BLOCK = f"""{BEGIN}
+[all]
+dtparam=spi=on
+dtoverlay=spi1-1cs,cs0_pin=18
+[pi3]
+core_freq=250
+[pi02]
+core_freq=250
+[pi4]
+core_freq=500
+core_freq_min=500
+[all]
+{END}
+"""
+
+UDEV_RULES = """\
+# pyramid-companion: the service user reaches GPIO and SPI through these groups
+# (Raspberry Pi OS's 99-com.rules does the same; this keeps it true elsewhere).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+SUBSYSTEM=="spidev", KERNEL=="spidev*", GROUP="spi", MODE="0660"
+"""
+
+
+MODULES_TEXT = (
+    "# pyramid-companion: spidev (/dev/spidev*) and cdc_acm (the Pico's /dev/ttyACM*) load\n"
+    "# before the service, so its DeviceAllow= list names their majors from the start.\n"
+    + "".join(f"{module}\n" for module in KERNEL_MODULES)
+)
+
+#: Directories and files of a clone that are never part of a build (the user's venv,
+#: caches, an earlier build): the build copy leaves them out.
+NOT_BUILT = (".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+             ".mypy_cache", ".ruff_cache", ".hypothesis", "node_modules")  # fmt: skip
+
+
+class StepFailed(RuntimeError):
+    """A step failed; the message says what to do."""
+
+
+@dataclass
+class Step:
+    """One thing the installer does: skipped when ``done()`` says it already is."""
+
+    name: str
+    what: str
+    action: Callable[[], object]
+    hint: str
+    done: Callable[[], bool] = field(default=lambda: False)
+    #: What ``[done]`` says when ``done()`` is true.
+    note: str = "already so"
+
+
+# -- pure helpers (tested) -------------------------------------------------------------
+
+
+def with_block(text: str, block: str = FIRMWARE_BLOCK) -> str:
+    """``text`` (a config.txt) with our block in it once, replacing an older one."""
+    return without_block(text).rstrip("\n") + "\n\n" + block
+
+
+def without_block(text: str) -> str:
+    """``text`` without our block (and nothing else changed)."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        if line.rstrip("\n") == BEGIN:
+            skipping = True
+            if out and out[-1] == "\n":
+                out.pop()
+            continue
+        if skipping:
+            skipping = line.rstrip("\n") != END
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+#: The SPI devices the board needs; the firmware config creates them at the next boot.
+SPI_DEVICES = (Path("/dev/spidev0.0"), Path("/dev/spidev1.0"))
+
+#: What each line of the block does that only a reboot applies.
+NEEDS_REBOOT = {
+    "dtparam=spi=on": "SPI0, /dev/spidev0.0: the NeoPixels",
+    "dtoverlay=spi1-1cs,cs0_pin=18": "SPI1, /dev/spidev1.0: the sensor chain",
+    "core_freq=250": "a Pi 3's or Zero 2 W's fixed core clock: the NeoPixels' timing",
+    "core_freq=500": "a Pi 4's fixed core clock: the NeoPixels' timing",
+    "core_freq_min=500": "a Pi 4's fixed core clock: the NeoPixels' timing",
+}
+
+
+def new_boot_lines(before: str, after: str) -> list[str]:
+    """The lines of ``after`` (a config.txt) that need a reboot and ``before`` lacked."""
+    had = {line.strip() for line in before.splitlines()}
+    return [line for line in NEEDS_REBOOT if line in after.splitlines() and line not in had]
+
+
+def boot_id(path: Path | None = None) -> str:
+    """This boot's id (a new one at every boot; "" where the kernel has none)."""
+    try:
+        return (path or BOOT_ID).read_text("ascii").strip()
+    except OSError:
+        return ""
+
+
+def mark_reboot(lines: Sequence[str], marker: Path, boot: str) -> None:
+    """Note that ``lines`` of config.txt wait for the next boot (added to a pending note)."""
+    pending = pending_reboot(marker, boot)
+    marker.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    text = "".join(
+        f"{line}\n" for line in [boot, *pending, *(x for x in lines if x not in pending)]
+    )
+    marker.write_text(text, encoding="utf-8")
+    marker.chmod(0o644)
+
+
+def pending_reboot(marker: Path | None = None, boot: str | None = None) -> list[str]:
+    """The config.txt lines the installer wrote in this boot (a reboot applies them)."""
+    try:
+        first, *lines = (marker or REBOOT_MARKER).read_text("utf-8").splitlines()
+    except (OSError, ValueError):
+        return []
+    return lines if first == (boot_id() if boot is None else boot) else []
+
+
+def reboot_needed(
+    devices: Sequence[Path] | None = None, marker: Path | None = None, boot: str | None = None
+) -> str | None:
+    """What to tell the user while a reboot must still apply config.txt, or None.
+
+    Pending are the lines the installer wrote since the last boot (the marker: the core
+    clock has no other trace a script can read) and any SPI device still missing.
+    """
+    pending = pending_reboot(marker, boot)
+    missing = [str(device) for device in devices or SPI_DEVICES if not device.exists()]
+    if not pending and not missing:
+        return None
+    why = [f"{line} ({NEEDS_REBOOT[line]})" for line in pending if line in NEEDS_REBOOT]
+    if missing:
+        why.append(
+            f"{', '.join(missing)} missing (dtparam=spi=on and dtoverlay=spi1-1cs act at boot)"
+        )
+    return "reboot once so that config.txt takes effect: " + "; ".join(why) + ": sudo reboot"
+
+
+def unit_text(venv: Path = VENV, name: str = UNIT_NAME) -> str:
+    """The unit (or a drop-in) with the venv's path filled in."""
+    return (DATA / name).read_text("utf-8").replace("@VENV@", str(venv))
+
+
+# -- running commands --------------------------------------------------------------------
+
+
+def run(command: Sequence[str], hint: str) -> str:
+    """Run ``command``; on failure raise ``StepFailed`` with its output and ``hint``."""
+    try:
+        done = subprocess.run(list(command), capture_output=True, text=True, check=False)
+    except FileNotFoundError as exc:
+        raise StepFailed(f"{command[0]} is missing ({exc}); {hint}") from None
+    if done.returncode != 0:
+        output = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise StepFailed(
+            f"`{' '.join(command)}` failed ({done.returncode}): {' | '.join(output)}; {hint}"
+        )
+    return done.stdout
+
+
+def succeeds(command: Sequence[str]) -> bool:
+    try:
+        return subprocess.run(list(command), capture_output=True, check=False).returncode == 0
+    except FileNotFoundError:
+        return False
+
+
+def write_if_changed(path: Path, text: str, mode: int = 0o644) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+
+
+def same_text(path: Path, text: str) -> bool:
+    return path.is_file() and read_text(path) == text
+
+
+def build_copy(source: Path, into: Path) -> Path:
+    """A copy of the clone ``source`` to build from, so that pip (as root) writes its
+    build/ and *.egg-info there and the user's clone stays as it was."""
+    target = into / source.name
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_BUILT), symlinks=True)
+    return target
+
+
+def firmware_config() -> Path | None:
+    return next((p for p in FIRMWARE_CONFIGS if p.is_file()), None)
+
+
+# -- the steps ------------------------------------------------------------------------------
+
+
+@dataclass
+class Options:
+    port: int = 8080
+    start: bool = True
+    source: Path = SOURCE
+    constraints: Path | None = None
+    purge: bool = False
+
+
+def install_steps(opt: Options) -> list[Step]:
+    """What ``sudo ./install.sh`` does, in order."""
+    constraints = opt.constraints or opt.source / "constraints-pi.txt"
+    unit_path = UNIT_DIR / UNIT_NAME
+    dropin = UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
+    missing = [p for p in APT_PACKAGES if not succeeds(["dpkg", "-s", p])]
+
+    def apt() -> None:
+        hint = "check the network, run `sudo apt-get update`, then run the installer again"
+        env_hint = "apt-get could not install " + " ".join(missing) + ": " + hint
+        run(["apt-get", "update", "-q"], hint)
+        run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], env_hint)
+
+    def user() -> None:
+        run(
+            ["useradd", "--system", "--home-dir", str(STATE_DIR), "--no-create-home",
+             "--shell", "/usr/sbin/nologin", USER],
+            "create the user by hand (`sudo useradd --system companion`) and run again",
+        )  # fmt: skip
+
+    def groups() -> None:
+        for group in GROUPS:
+            if not succeeds(["getent", "group", group]):
+                run(["groupadd", "--system", group], f"create the group {group} by hand")
+        run(["usermod", "-a", "-G", ",".join(GROUPS), USER], "add the user to the groups by hand")
+
+    def in_groups() -> bool:
+        try:
+            out = subprocess.run(["id", "-nG", USER], capture_output=True, text=True).stdout
+        except FileNotFoundError:
+            return False
+        return set(GROUPS) <= set(out.split())
+
+    def udev() -> None:
+        write_if_changed(UDEV_RULE, UDEV_RULES)
+        if opt.start and shutil.which("udevadm"):
+            run(["udevadm", "control", "--reload"], "reboot to load the udev rules")
+            run(["udevadm", "trigger"], "reboot to apply the udev rules")
+
+    def modules() -> None:
+        write_if_changed(MODULES_LOAD, MODULES_TEXT)
+        if opt.start:  # now too, for the start below (a reboot would do it as well)
+            run(["modprobe", "-a", *KERNEL_MODULES], "reboot: the modules load at boot")
+
+    def firmware() -> None:
+        path = firmware_config()
+        if path is None:
+            raise StepFailed(
+                "no /boot/firmware/config.txt: is this Raspberry Pi OS Bookworm? Add these "
+                "lines to the firmware's config.txt by hand:\n" + FIRMWARE_BLOCK
+            )
+        before = read_text(path)
+        after = with_block(before)
+        path.write_text(after, encoding="utf-8")
+        mark_reboot(new_boot_lines(before, after), REBOOT_MARKER, boot_id())
+
+    def firmware_done() -> bool:
+        path = firmware_config()
+        return path is not None and FIRMWARE_BLOCK in read_text(path)
+
+    def spi() -> None:
+        run(
+            ["raspi-config", "nonint", "do_spi", "0"],
+            "enable SPI in `sudo raspi-config` (Interface Options), then reboot",
+        )
+
+    def spi_done() -> bool:
+        # raspi-config's own answer: "0" when config.txt has SPI on (as do_spi 0 leaves it)
+        if shutil.which("raspi-config") is None:
+            return True
+        done = subprocess.run(
+            ["raspi-config", "nonint", "get_spi"], capture_output=True, text=True, check=False
+        )
+        return done.returncode == 0 and done.stdout.strip() == "0"
+
+    def venv() -> None:
+        PREFIX.mkdir(parents=True, exist_ok=True)
+        run([sys.executable, "-m", "venv", str(VENV)], "install python3-venv and run again")
+
+    def packages() -> None:
+        if not constraints.is_file():
+            raise StepFailed(f"{constraints} is missing: run the installer from a full clone")
+        with tempfile.TemporaryDirectory(prefix="pyramid-companion-build-") as tmp:
+            copy = build_copy(opt.source, Path(tmp))
+            run(
+                [str(VENV / "bin" / "pip"), "install", "--quiet", "--no-cache-dir",
+                 "--disable-pip-version-check", "-c", str(constraints), f"{copy}[pi]"],
+                "check the network; a package without a wheel for this Pi is built with the "
+                "apt step's build tools: run the installer again, and read the pip error above",
+            )  # fmt: skip
+
+    def board_config() -> None:
+        example = opt.source / "companion" / "board" / "data" / "reference-1-pi.toml"
+        write_if_changed(CONFIG_DIR / "board.toml", example.read_text("utf-8"))
+
+    def unit() -> None:
+        write_if_changed(unit_path, unit_text())
+        if opt.port == 80:
+            write_if_changed(dropin, unit_text(name="port80.conf"))
+        elif dropin.exists():
+            dropin.unlink()
+
+    def unit_done() -> bool:
+        port_ok = same_text(dropin, unit_text(name="port80.conf")) if opt.port == 80 else (
+            not dropin.exists()
+        )  # fmt: skip
+        return same_text(unit_path, unit_text()) and port_ok
+
+    def start() -> None:
+        hint = "read `journalctl -u pyramid-companion -b` for why it did not start"
+        run(["systemctl", "daemon-reload"], hint)
+        run(["systemctl", "restart", UNIT_NAME], hint)
+        run(["systemctl", "is-active", UNIT_NAME], hint)
+
+    steps = [
+        Step(
+            "apt packages",
+            "apt-get install " + " ".join(APT_PACKAGES) + build_note(),
+            apt,
+            "",
+            lambda: not missing,
+        ),
+        Step(
+            "service user",
+            f"useradd --system {USER} (home {STATE_DIR}, no login)",
+            user,
+            "",
+            lambda: succeeds(["id", USER]),
+        ),
+        Step("groups", f"add {USER} to {', '.join(GROUPS)}", groups, "", in_groups),
+        Step(
+            "udev rules",
+            f"write {UDEV_RULE} (gpiochip to gpio, spidev to spi)",
+            udev,
+            "",
+            lambda: same_text(UDEV_RULE, UDEV_RULES),
+        ),
+        Step(
+            "enable SPI",
+            "raspi-config nonint do_spi 0 (SPI0 at once; SPI1's overlay needs the reboot)",
+            spi,
+            "",
+            spi_done,
+            "SPI already enabled (raspi-config nonint get_spi says 0)"
+            if shutil.which("raspi-config")
+            else "no raspi-config here: config.txt's dtparam=spi=on enables SPI at the next boot",
+        ),
+        Step(
+            "kernel modules",
+            f"write {MODULES_LOAD} ({', '.join(KERNEL_MODULES)} load at boot, before the unit)",
+            modules,
+            "",
+            lambda: same_text(MODULES_LOAD, MODULES_TEXT),
+            f"{MODULES_LOAD} already lists {', '.join(KERNEL_MODULES)}",
+        ),
+        Step(
+            "firmware config",
+            "config.txt: dtparam=spi=on, dtoverlay=spi1-1cs,cs0_pin=18 (the sensor chain's "
+            "bus); core_freq=250 (Pi 3, Zero 2 W), 500 (Pi 4); a reboot applies it",
+            firmware,
+            "",
+            firmware_done,
+            "config.txt already set",
+        ),
+        Step(
+            "venv",
+            f"python3 -m venv {VENV}",
+            venv,
+            "",
+            lambda: (VENV / "bin" / "python").exists(),
+        ),
+        Step(
+            "python packages",
+            f"pip install -c {constraints.name} '{opt.source}[pi]' (no test tools; built in "
+            "a temporary copy, the clone stays as it is)" + piwheels_note(),
+            packages,
+            "",
+        ),
+        Step(
+            "board config",
+            f"write {CONFIG_DIR / 'board.toml'} (reference design 1) unless it exists",
+            board_config,
+            "",
+            lambda: (CONFIG_DIR / "board.toml").exists(),
+        ),
+        Step(
+            "unit",
+            f"write {unit_path}" + (f" and {dropin}" if opt.port == 80 else ""),
+            unit,
+            "",
+            unit_done,
+        ),
+        Step(
+            "enable",
+            f"systemctl enable {UNIT_NAME}",
+            lambda: run(["systemctl", "enable", UNIT_NAME], "run `systemctl enable` by hand"),
+            "",
+            lambda: succeeds(["systemctl", "is-enabled", "--quiet", UNIT_NAME]),
+        ),
+    ]
+    if opt.start:
+        steps.append(Step("start", f"systemctl restart {UNIT_NAME}", start, ""))
+    return steps
+
+
+def uninstall_steps(opt: Options) -> list[Step]:
+    """What ``sudo ./install.sh uninstall`` does: all but the journal and config."""
+    unit_path = UNIT_DIR / UNIT_NAME
+
+    def stop() -> None:
+        subprocess.run(["systemctl", "disable", "--now", UNIT_NAME], capture_output=True)
+
+    def unit() -> None:
+        unit_path.unlink(missing_ok=True)
+        shutil.rmtree(UNIT_DIR / f"{UNIT_NAME}.d", ignore_errors=True)
+        if opt.start:
+            run(["systemctl", "daemon-reload"], "run `sudo systemctl daemon-reload` by hand")
+
+    def firmware() -> None:
+        path = firmware_config()
+        if path is not None:
+            path.write_text(without_block(read_text(path)), encoding="utf-8")
+
+    def firmware_gone() -> bool:
+        path = firmware_config()
+        return path is None or BEGIN not in read_text(path)
+
+    steps = [
+        Step(
+            "stop",
+            f"systemctl disable --now {UNIT_NAME}",
+            stop,
+            "",
+            lambda: not unit_path.exists(),
+        ),
+        Step("unit", f"remove {unit_path}", unit, "", lambda: not unit_path.exists()),
+        Step(
+            "udev rules",
+            f"remove {UDEV_RULE}",
+            lambda: UDEV_RULE.unlink(),
+            "",
+            lambda: not UDEV_RULE.exists(),
+        ),
+        Step(
+            "kernel modules",
+            f"remove {MODULES_LOAD}",
+            lambda: MODULES_LOAD.unlink(),
+            "",
+            lambda: not MODULES_LOAD.exists(),
+        ),
+        Step(
+            "firmware config",
+            "remove our block from config.txt",
+            firmware,
+            "",
+            firmware_gone,
+        ),
+        Step(
+            "venv",
+            f"remove {PREFIX}",
+            lambda: shutil.rmtree(PREFIX),
+            "",
+            lambda: not PREFIX.exists(),
+        ),
+        Step(
+            "service user",
+            f"userdel {USER}",
+            lambda: run(["userdel", USER], "remove the user by hand: sudo userdel companion"),
+            "",
+            lambda: not succeeds(["id", USER]),
+        ),
+    ]
+    if opt.purge:
+        for path in (STATE_DIR, CONFIG_DIR):
+            steps.append(
+                Step(
+                    "purge",
+                    f"remove {path} (the game journal and board config)",
+                    lambda path=path: shutil.rmtree(path),  # type: ignore[misc]
+                    "",
+                    lambda path=path: not path.exists(),  # type: ignore[misc]
+                )
+            )
+    return steps
+
+
+def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object] = print) -> bool:
+    """Run (or with ``dry_run`` only print) every step; stop at the first that fails."""
+    for step in steps:
+        if dry_run:
+            out(f"[dry-run] {step.name}: {step.what}")
+            continue
+        if step.done():
+            out(f"[done]    {step.name}: {step.note}")
+            continue
+        try:
+            step.action()
+        except (StepFailed, OSError) as exc:
+            out(f"[FAILED]  {step.name}: {exc}")
+            out("          fix that, then run `sudo ./install.sh` again (it skips what is done)")
+            return False
+        out(f"[ok]      {step.name}: {step.what}")
+    return True
+
+
+# -- updates ---------------------------------------------------------------------------------
+
+EXAMPLES = "companion/board/data"
+
+
+def as_owner(clone: Path, command: Sequence[str]) -> list[str]:
+    """``command`` run as the clone's owner (git must never leave root-owned files)."""
+    owner = clone.stat().st_uid
+    if owner == os.geteuid():
+        return list(command)
+    import pwd
+
+    return ["runuser", "-u", pwd.getpwuid(owner).pw_name, "--", *command]
+
+
+def git(clone: Path, *args: str, hint: str = "") -> str:
+    return run(as_owner(clone, ["git", "-C", str(clone), *args]), hint or "see git's words").strip()
+
+
+def toml_keys(text: str) -> set[str]:
+    """The dotted keys of a TOML text (tables' keys, not the tables)."""
+    keys: set[str] = set()
+
+    def walk(table: dict[str, object], prefix: str) -> None:
+        for key, value in table.items():
+            if isinstance(value, dict):
+                walk(value, f"{prefix}{key}.")
+            else:
+                keys.add(prefix + key)
+
+    with contextlib.suppress(tomllib.TOMLDecodeError):  # a broken one: its start says so
+        walk(tomllib.loads(text), "")
+    return keys
+
+
+def config_changes(
+    old_examples: Sequence[str], new_examples: Sequence[str], mine: str
+) -> list[str]:
+    """Lines naming what an update changes in board.toml's keys: those the new version
+    added (they take their defaults) and those of ``mine`` it no longer reads."""
+    old = set().union(*(toml_keys(t) for t in old_examples)) if old_examples else set()
+    new = set().union(*(toml_keys(t) for t in new_examples)) if new_examples else set()
+    lines = [f"board.toml: new key {key} (its default applies)" for key in sorted(new - old)]
+    lines += [
+        f"board.toml: {key} is no longer used by this version (remove it)"
+        for key in sorted((old - new) & toml_keys(mine))
+    ]
+    return lines
+
+
+def healthy(port: int, wait: float = 180.0, every: float = 3.0) -> bool:
+    """True once http://127.0.0.1:<port>/healthz answers 200 (a slow card starts in
+    about a minute), False after ``wait`` seconds."""
+    end = time.monotonic() + wait
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() >= end:
+            return False
+        time.sleep(every)
+
+
+def fetch(clone: Path, out: Callable[[str], object] = print) -> tuple[str, str]:
+    """``git pull --ff-only`` in the clone as its owner: (the commit before, the one after)."""
+    if not (clone / ".git").exists():
+        raise StepFailed(
+            f"{clone} is no git clone: put the new release there by hand and run "
+            "`sudo ./install.sh` (the journal and board.toml stay)"
+        )
+    before = git(clone, "rev-parse", "HEAD")
+    git(clone, "pull", "--ff-only", "--quiet",
+        hint="the clone has changes of its own or no network: `git status` in it")  # fmt: skip
+    after = git(clone, "rev-parse", "HEAD")
+    out(f"[ok]      fetch: git pull in {clone}: {before[:10]} -> {after[:10]}")
+    return before, after
+
+
+def update(
+    opt: Options,
+    previous: str,
+    *,
+    steps: Callable[[Options], list[Step]] = install_steps,
+    check: Callable[[int], bool] = healthy,
+    out: Callable[[str], object] = print,
+) -> bool:
+    """Install the clone's new version (already fetched) over ``previous``: the venv is
+    built anew from the constraints, the journal, secret key and board.toml stay, the
+    service restarts and must answer /healthz; else the previous version is put back."""
+    clone = opt.source
+    unit_path, dropin = UNIT_DIR / UNIT_NAME, UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
+    saved = {path: path.read_text("utf-8") for path in (unit_path, dropin) if path.is_file()}
+    old_venv = VENV.with_name(VENV.name + ".previous")
+    shutil.rmtree(old_venv, ignore_errors=True)
+    if VENV.exists():
+        VENV.rename(old_venv)
+
+    def examples(commit: str | None) -> list[str]:
+        names = sorted(p.name for p in (clone / EXAMPLES).glob("*.toml"))
+        if commit is None:
+            return [(clone / EXAMPLES / name).read_text("utf-8") for name in names]
+        texts = []
+        for name in names:
+            done = subprocess.run(as_owner(clone, ["git", "-C", str(clone), "show",
+                                  f"{commit}:{EXAMPLES}/{name}"]),
+                                  capture_output=True, text=True, check=False)  # fmt: skip
+            if done.returncode == 0:
+                texts.append(done.stdout)
+        return texts
+
+    mine = CONFIG_DIR / "board.toml"
+    for line in config_changes(
+        examples(previous), examples(None), read_text(mine) if mine.is_file() else ""
+    ):
+        out(line)
+    ok = perform(steps(opt), dry_run=False, out=out)
+    if ok and not check(opt.port):
+        out(f"[FAILED]  healthz: http://127.0.0.1:{opt.port}/healthz did not answer")
+        ok = False
+    if ok:
+        shutil.rmtree(old_venv, ignore_errors=True)
+        out(f"updated to {git(clone, 'rev-parse', 'HEAD')[:10]}; /healthz answers")
+        return True
+    out(f"update failed: putting {previous[:10]} back")
+    git(clone, "reset", "--keep", previous, hint="put the clone back by hand: git checkout")
+    if old_venv.exists():
+        shutil.rmtree(VENV, ignore_errors=True)
+        old_venv.rename(VENV)
+    for path, text in saved.items():
+        write_if_changed(path, text)
+    if opt.start:
+        run(["systemctl", "daemon-reload"], "run `sudo systemctl daemon-reload`")
+        run(["systemctl", "restart", UNIT_NAME], "read `journalctl -u pyramid-companion -b`")
+    back = check(opt.port)
+    out(f"the previous version {previous[:10]} is back" + ("" if back else " (no /healthz yet)"))
+    return False
+
+
+def build_note(machine: str | None = None) -> str:
+    """What gcc and python3-dev are for on this machine (constraints-pi.txt)."""
+    builds = SOURCE_BUILDS.get(machine or os.uname().machine, ())
+    return f" (gcc and python3-dev build {', '.join(builds)} here)" if builds else ""
+
+
+def piwheels_note(pip_conf: Path = Path("/etc/pip.conf")) -> str:
+    """Where the wheels come from: Raspberry Pi OS names piwheels (ready-built 32-bit
+    wheels) in /etc/pip.conf, and pip, run by the installer, reads it."""
+    try:
+        text = pip_conf.read_text("utf-8")
+    except (OSError, ValueError):
+        return "; PyPI only"
+    return "; PyPI and piwheels (/etc/pip.conf)" if "piwheels" in text else "; PyPI only"
+
+
+def paths() -> dict[str, Path]:
+    """Where the installer puts things (``--print-paths``: tools/pi-check.sh reads them)."""
+    return {
+        "PREFIX": PREFIX,
+        "VENV": VENV,
+        "CONFIG_DIR": CONFIG_DIR,
+        "STATE_DIR": STATE_DIR,
+        "UNIT": UNIT_DIR / UNIT_NAME,
+        "UDEV_RULE": UDEV_RULE,
+        "MODULES_LOAD": MODULES_LOAD,
+        "REBOOT_MARKER": REBOOT_MARKER,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="install.sh", description="install the pyramid companion as a service on a Pi"
+    )
+    parser.add_argument(
+        "action", nargs="?", choices=["install", "uninstall", "update"], default="install"
+    )
+    parser.add_argument("--from", dest="previous", help=argparse.SUPPRESS)  # update, fetched
+    parser.add_argument("--dry-run", action="store_true", help="print every step, do nothing")
+    parser.add_argument("--port", type=PORT, choices=[80, 8080], default=8080,
+                        help="80: phones open http://<name>.local/ (no port)")  # fmt: skip
+    parser.add_argument("--no-start", dest="start", action="store_false",
+                        help="do not (re)start the service (an image or a chroot)")  # fmt: skip
+    parser.add_argument("--purge", action="store_true",
+                        help="uninstall: remove the game journal and board config too")  # fmt: skip
+    parser.add_argument("--print-paths", action="store_true",
+                        help="print where the installer puts things (NAME=path lines)")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.print_paths:
+        for name, path in paths().items():
+            print(f"{name}={path}")
+        return 0
+    opt = Options(port=args.port, start=args.start, purge=args.purge)
+    if not args.dry_run and os.geteuid() != 0:
+        print("install.sh: run it as root: sudo ./install.sh", file=sys.stderr)
+        return 1
+    if args.action == "update":
+        # The port the table was installed with, unless given.
+        if "--port" not in (argv if argv is not None else sys.argv):
+            installed = UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
+            opt.port = 80 if installed.exists() else 8080
+        if args.previous is None:  # fetch, then the new version's installer goes on
+            try:
+                before, after = fetch(opt.source)
+            except StepFailed as exc:
+                print(f"[FAILED]  fetch: {exc}")
+                return 1
+            if before == after:
+                print("already the newest version: nothing to update")
+                return 0
+            # The new version's own install.sh goes on: its installer may live elsewhere.
+            again = ["update", "--from", before, "--port", str(opt.port)]
+            again += [] if opt.start else ["--no-start"]
+            os.execv("/bin/sh", ["sh", str(opt.source / "install.sh"), *again])
+        return 0 if update(opt, args.previous) else 1
+    steps = install_steps(opt) if args.action == "install" else uninstall_steps(opt)
+    if not perform(steps, dry_run=args.dry_run):
+        return 1
+    if args.action == "install" and not args.dry_run:
+        port = "" if opt.port == 80 else f":{opt.port}"
+        print(f"phones open http://{os.uname().nodename}.local{port}/ (logs: journalctl -u "
+              f"{UNIT_NAME.removesuffix('.service')} -f)")  # fmt: skip
+        reboot = reboot_needed()
+        if reboot:
+            print(reboot)
+    if args.action == "uninstall" and not opt.purge and not args.dry_run:
+        print(f"kept: {STATE_DIR} (the game journal) and {CONFIG_DIR}; --purge removes them")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
