@@ -12,7 +12,10 @@ import time
 from companion.web.broadcast import Broadcaster
 
 
-def test_every_seat_is_written_together_when_a_publish_lands_mid_pass() -> None:
+def _written_together(*, begun_before_the_pass: bool) -> None:
+    """Three seats' streams, the mummy's slow to make; the game's publish lands while
+    the mummy's payload is being made (``publishing`` then the new version and ``wake``,
+    or with ``begun_before_the_pass``, ``publishing`` already before that pass began)."""
     streams = Broadcaster(tick=0.05)
     version = 0
     seen = {"table": 0, "mummy": 0, "seeker0": 0}
@@ -48,9 +51,12 @@ def test_every_seat_is_written_together_when_a_publish_lands_mid_pass() -> None:
     deadline = time.monotonic() + 3
     while len(asked_once) < 3 and time.monotonic() < deadline:
         time.sleep(0.005)
+    if begun_before_the_pass:
+        streams.publishing()
     armed.set()
     assert slow_started.wait(2)
-    streams.publishing()  # the game publishes in the middle of the pass ...
+    if not begun_before_the_pass:
+        streams.publishing()  # the game publishes in the middle of the pass ...
     version = 1
     streams.wake()
     go_on.set()  # ... and the slow payload is finished after it
@@ -67,3 +73,11 @@ def test_every_seat_is_written_together_when_a_publish_lands_mid_pass() -> None:
         end.settimeout(2)
         assert b"data: 1" in end.recv(4096)
         end.close()
+
+
+def test_every_seat_is_written_together_when_a_publish_lands_mid_pass() -> None:
+    _written_together(begun_before_the_pass=False)
+
+
+def test_a_publish_begun_before_the_pass_and_landing_in_it_reaches_every_seat_together() -> None:
+    _written_together(begun_before_the_pass=True)

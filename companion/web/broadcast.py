@@ -97,7 +97,8 @@ class Broadcaster:
         #: Told ``(label, time.perf_counter())`` when a stream's news has been handed
         #: to the kernel (the bench's breakdown; None: nobody listens).
         self.written: Callable[[str, float], object] | None = None
-        #: Counts the publishes announced (``publishing``) to the pass in progress.
+        #: Counts the publishes begun (``publishing``) and ended (``wake``), for the pass
+        #: in progress: a change means some streams were asked before the news.
         self._epoch = 0
 
     def claim(self, holds: Sequence[Hold]) -> Key | None:
@@ -143,7 +144,10 @@ class Broadcaster:
         self._epoch += 1
 
     def wake(self) -> None:
-        """Ask every stream now (a game published): cheap, never blocks."""
+        """Ask every stream now (a game published): cheap, never blocks.  A publish
+        announced before the pass began may land in the middle of it: the streams
+        asked before it are then asked again, as for ``publishing``."""
+        self._epoch += 1
         with contextlib.suppress(OSError):
             self._wake_in.send(b"!")
 
@@ -183,6 +187,8 @@ class Broadcaster:
                     self._woken()
                 written = self.written
                 sent_at: list[tuple[str, float]] = []
+                if news:  # a fresh hold of the GIL for the writes (see ``_gil_held_send``)
+                    time.sleep(0)
                 for stream in list(streams.values()):  # ... then all written together:
                     _send(stream)  # no seat waits while another seat's news is made
                     if written is not None and stream.sock in news:
@@ -274,7 +280,9 @@ def _gil_held_send() -> Callable[[int, bytes, int, int], int] | None:
     may keep it for the interpreter's switch interval, 5 ms, before the next seat's
     write: with seven seats, the last phone hears of a move tens of milliseconds after
     the first.  These sockets never block, so holding the GIL through a write costs
-    microseconds, and every seat's news leaves in one go.
+    microseconds, and every seat's news leaves in one go.  The loop lets go of the GIL
+    once just before the writes (``time.sleep(0)``): a thread that waited while the news
+    was made takes its turn then, not between two seats.
     """
     try:
         send = ctypes.PyDLL(None, use_errno=True).send
