@@ -197,6 +197,27 @@ def companion(state_dir: str, trace: str, quarter: Quarter | None) -> Iterator[s
             proc.wait()
 
 
+@contextmanager
+def phones_elsewhere() -> Iterator[None]:
+    """Start the phones' browser as batch work (``SCHED_BATCH``, inherited by its
+    processes): a browser woken by a stream's bytes then never preempts the companion
+    between two seats' writes, as phones on their own hardware never could.  The
+    companion keeps the normal policy; elsewhere (no ``SCHED_BATCH``) nothing changes."""
+    batch = getattr(os, "SCHED_BATCH", None)
+    before = None
+    if batch is not None:
+        try:
+            before = os.sched_getscheduler(0), os.sched_getparam(0)
+            os.sched_setscheduler(0, batch, os.sched_param(0))
+        except OSError:
+            before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            os.sched_setscheduler(0, *before)
+
+
 def _phone(browser: Any) -> Any:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
     context.add_init_script(STAMP_SCRIPT)
@@ -278,7 +299,7 @@ class Table:
         return list(self.pages[seat].evaluate("window.__seen"))
 
 
-def _wait(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+def _wait(check: Callable[[], Any], timeout: float = 15.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         got = check()
@@ -547,6 +568,7 @@ def play(quick: bool, quarter: Quarter | None) -> dict[str, list[float]]:
         trace = str(Path(directory) / "trace.jsonl")
         with (
             companion(str(Path(directory) / "state"), trace, quarter) as base,
+            phones_elsewhere(),
             sync_api.sync_playwright() as p,
         ):
             browser = p.chromium.launch(
