@@ -115,7 +115,11 @@ def too_small(page: Any) -> list[str]:
     found: dict[str, list[str]] = {}
     for line in page.evaluate(MEASURE):
         found.setdefault(re.sub(r' ".*"', "", line), []).append(line)
-    return [s[0] if len(s) == 1 else f"{s[0]} ({len(s)} of them)" for s in found.values()]
+    small = [s[0] if len(s) == 1 else f"{s[0]} ({len(s)} of them)" for s in found.values()]
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    if wide > 0:  # the page scrolls sideways: a control is cut off at the edge
+        small.append(f"the page is {wide} px wider than the screen")
+    return small
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -123,7 +127,8 @@ def test_every_control_of_every_page_is_44_px_at_least(
     server: Server, browser: Any, seats: dict[str, Any], lang: str
 ) -> None:
     """At 390x844 in both languages: every link, button, field and tappable cell of every
-    page (the seats', the host's, the other games', the rules, joining) is 44x44 CSS px."""
+    page (the seats', the host's, the other games', the rules, joining) is 44x44 CSS px,
+    and no page is wider than the screen."""
     codes = seats["codes"]
 
     def device() -> Any:
