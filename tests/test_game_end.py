@@ -121,9 +121,13 @@ def test_the_past_games_list_loot_n_run_and_the_crypt_with_their_winners(table):
     games = host.get("/api/host/games").get_json()["games"]
     assert [g["kind"] for g in games] == ["crypt", "lootnrun"]
     crypt_game, loot = games
-    assert loot["winner"] == "Ben wins." and loot["lines"] == ["Anna: 0 points", "Ben: 35 points"]
+    assert loot["winner"] == "Ben wins." and loot["lines"][0] == "1 turn played."
+    assert [(p["name"], p["details"][0]) for p in loot["players"]] == [
+        ("Anna", "0 points"),
+        ("Ben", "35 points"),
+    ]
     assert crypt_game["game"] == "Into the Crypt"
     best = [c.capitalize() for p, c in enumerate(state.setup.colours[:2]) if p in state.winners]
     assert crypt_game["winner"].startswith(best[0])
     page = host.get("/host/games", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "Ben: 35 Punkte" in page and "Ben gewinnt." in page
+    assert "35 Punkte" in page and "Ben gewinnt." in page

@@ -219,12 +219,12 @@ def test_the_final_screen_offers_a_rematch_with_the_same_players(server, browser
         assert status == 200
     service = appliance.hub.service("lootnrun")
     first = service.game_id
-    rematch = anna.locator("#final-rematch")
+    rematch = anna.locator("#end #rematch")
     expect(rematch).to_be_visible()
     box = rematch.bounding_box()
     assert box is not None and box["width"] >= 44 and box["height"] >= 44
     rematch.tap()
-    expect(anna.locator("#final-rematch")).to_have_count(0)
+    expect(anna.locator("#end #rematch")).to_have_count(0)
     assert service.game_id != first and not service.state.is_over
     names = [p.name for p in service.state.players]
     assert names == ["Anna", "Ben"]

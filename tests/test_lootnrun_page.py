@@ -163,8 +163,10 @@ def test_corrections_undo_and_the_final_reveal(client):
         "label": "final reveal",
         "scores": [0, 36, 0],
     }
-    # Undo works after the end too.
-    assert post(client, "command", {"cmd": "undo"})["view"]["phase"] == "final_reveal"
+    # After the end only the host's undo of the winning entry, confirmed by its key.
+    assert "end screen" in post(client, "command", {"cmd": "undo"}, 409)["error"]
+    undone = post(client, "undo", {"action": view["action_key"]})["view"]
+    assert undone["phase"] == "final_reveal"
 
 
 def test_previews_use_the_engines_arithmetic(client):

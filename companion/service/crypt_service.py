@@ -55,6 +55,7 @@ from companion.games.crypt.views import board_view, events_json, table_view
 from companion.i18n import Msg, msg
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
+from .ending import action_key, check_open, check_undo
 from .journal import Journal
 from .loop import RETRY_S, BoardGameLoop, Request, RetryLater, ServiceError
 from .resume import resume
@@ -149,6 +150,8 @@ class CryptPublished:
     history: tuple[LogEntry, ...]
     undoable: bool
     computer_thinking: bool
+    #: Names the game's last move as it stands (an undo sends the key it confirmed).
+    action_key: str = ""
 
 
 class CryptService(BoardGameLoop[CryptPublished]):
@@ -268,9 +271,16 @@ class CryptService(BoardGameLoop[CryptPublished]):
         }
         return int(self._call("new_game", options, "page", timeout=timeout))
 
-    def undo(self, timeout: float = 5.0) -> bool:
-        """Take back the last command (and the computer's reply to it)."""
-        return bool(self._call("undo", None, "page", timeout=timeout))
+    def undo(
+        self, timeout: float = 5.0, *, confirmed: str | None = None, host: bool = True
+    ) -> bool:
+        """Take back the last command (and the computer's reply to it).
+
+        ``confirmed``: the key of the move the page named (``view()["action_key"]``);
+        ServiceError if another one is the last now.  After the end only the host's
+        confirmed undo of the winning move is accepted (``ending.check_undo``).
+        """
+        return bool(self._call("undo", (confirmed, host), "page", timeout=timeout))
 
     def set_occupied(self, positions: frozenset[int]) -> None:
         """The whole board as it stands (when the board is given to this game)."""
@@ -301,6 +311,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
         view["computer_thinking"] = p.computer_thinking
         view["hints"] = [c.to_json() for c in legal_moves(state)] if person_to_move else []
         view["can_undo"] = p.undoable
+        view["action_key"] = p.action_key
         view["colours_available"] = list(PLAYER_COLOURS)
         view["layout"] = board_view()
         view["history"] = [
@@ -395,7 +406,8 @@ class CryptService(BoardGameLoop[CryptPublished]):
             self._publish(self.game.last_events)
             return self.game.id
         elif request.kind == "undo":
-            return self._undo()
+            confirmed, host = request.payload
+            return self._undo(confirmed, host)
         elif request.kind == "wake":
             self._publish([])
         else:
@@ -418,8 +430,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
 
     def _check_page_command(self, command: Command, state: State) -> None:
         """Refuse what the page may not do now, in player words."""
-        if state.is_over:
-            raise ServiceError("The game is over: start a new game.")
+        check_open(state.is_over)
         colours = state.setup.colours
         if state.to_move == self.game.computer:
             raise ServiceError(
@@ -443,9 +454,17 @@ class CryptService(BoardGameLoop[CryptPublished]):
                 start=start,
             )
 
-    def _undo(self) -> bool:
+    @staticmethod
+    def _action_key(game_id: int, commands: tuple[Command, ...] | list[Command]) -> str:
+        """Names the game's last move as it stands (``ending.action_key``)."""
+        last = command_to_json(commands[-1]) if commands else None
+        return action_key(game_id, len(commands), last)
+
+    def _undo(self, confirmed: str | None = None, host: bool = True) -> bool:
         """Take back commands until a person is to move (or nothing is left)."""
         game = self.game
+        key = self._action_key(game.id, game.commands)
+        check_undo(over=game.state.is_over, host=host, confirmed=confirmed, key=key)
         if not game.undoable:
             return False
         # How many commands go back (the computer's replies with the move before them),
@@ -527,6 +546,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
             judgement=self._judge(),
             computer=game.computer,
             history=tuple(game.history[-HISTORY:]),
+            action_key=self._action_key(game.id, game.commands),
             undoable=game.undoable,
             computer_thinking=game.computer_to_move,
         )

@@ -48,6 +48,7 @@ from companion.games.lootnrun.record import (
 from companion.games.lootnrun.state import Phase, State
 from companion.games.lootnrun.views import events_view, table_view
 
+from .ending import action_key, check_open, check_undo
 from .journal import Journal
 from .loop import GameLoop, Request, ServiceError
 from .resume import resume
@@ -140,18 +141,26 @@ class LootNRunService(GameLoop[Published]):
         """
         return int(self._call("new_game", (tuple(players), first), timeout=timeout))
 
-    def submit(self, command: Command, timeout: float = 5.0) -> list[Event]:
+    def submit(self, command: Command, timeout: float = 5.0, *, host: bool = True) -> list[Event]:
         """Apply a command (an ``Undo`` takes back the last one); returns its events.
 
-        Raises RuleError (or ServiceError) with a message for the players.
+        Raises RuleError (or ServiceError) with a message for the players; once the game
+        is over every command is refused (an undo unless the host's, confirmed).
         """
         if isinstance(command, Undo):
-            return self.undo(timeout)
+            return self.undo(timeout, host=host)
         return list(self._call("command", command, timeout=timeout))
 
-    def undo(self, timeout: float = 5.0) -> list[Event]:
-        """Take back the last accepted command; RuleError when there is nothing to undo."""
-        return list(self._call("undo", None, timeout=timeout))
+    def undo(
+        self, timeout: float = 5.0, *, confirmed: str | None = None, host: bool = True
+    ) -> list[Event]:
+        """Take back the last accepted command; RuleError when there is nothing to undo.
+
+        ``confirmed``: the key of the action the page named (``view()["action_key"]``);
+        ServiceError if another one is the last now.  After the end only the host's
+        confirmed undo of the winning action is accepted (``ending.check_undo``).
+        """
+        return list(self._call("undo", (confirmed, host), timeout=timeout))
 
     def republish(self) -> None:
         """Publish a new version with nothing changed (e.g. the board changed hands)."""
@@ -202,6 +211,7 @@ class LootNRunService(GameLoop[Published]):
         view["version"] = published.version
         view["game_id"] = published.game_id
         view["events"] = events_view(published.events)
+        view["action_key"] = last_action_key(published.game_id, state)
         return view
 
     def record(self) -> str | None:
@@ -239,7 +249,8 @@ class LootNRunService(GameLoop[Published]):
         if request.kind == "command":
             return self._command(request.payload)
         if request.kind == "undo":
-            return self._undo()
+            confirmed, host = request.payload
+            return self._undo(confirmed, host)
         if request.kind == "new_game":
             players, first = request.payload
             return self._new_game(players, first)
@@ -265,6 +276,7 @@ class LootNRunService(GameLoop[Published]):
 
     def _command(self, command: Command) -> tuple[Event, ...]:
         game_id, state = self._game()
+        check_open(state.is_over)  # not even a correction once everyone has revealed
         new_state, events = apply(state, command)  # RuleError: nothing is journaled
         self.journal.append(game_id, command_to_json(command))
         if new_state.is_over:
@@ -272,8 +284,10 @@ class LootNRunService(GameLoop[Published]):
         self._publish(game_id, new_state, events, self._move(state, new_state, events))
         return tuple(events)
 
-    def _undo(self) -> tuple[Event, ...]:
+    def _undo(self, confirmed: str | None, host: bool) -> tuple[Event, ...]:
         game_id, state = self._game()
+        key = last_action_key(game_id, state)
+        check_undo(over=state.is_over, host=host, confirmed=confirmed, key=key)
         new_state, events = apply(state, Undo())  # RuleError when there is nothing to undo
         removed = self.journal.undo(game_id)
         if new_state.is_over:  # e.g. a late correction taken back: still over
@@ -315,6 +329,12 @@ class LootNRunService(GameLoop[Published]):
     def _after_close(self) -> None:
         if self._own_journal:
             self.journal.close()
+
+
+def last_action_key(game_id: int | None, state: State) -> str:
+    """Names the game's last entry as it stands (``ending.action_key``)."""
+    last = command_to_json(state.commands[-1]) if state.commands else None
+    return action_key(game_id, len(state.commands), last)
 
 
 def make_service(*, journal: Journal, config: BoardConfig, quiet_s: float) -> LootNRunService:

@@ -20,7 +20,10 @@ JSON API (all answers are the page's view, or ``{"error": message}``):
 ``POST /crypt/api/new``      ``{"players": 2, "colours": [...], "first_player": 0,
                              "computer": 1}``; the host's new game also takes the
                              board, unless a maze game holds it
-``POST /crypt/api/undo``     take back the last move (and the computer's reply)
+``POST /crypt/api/undo``     ``{"action": key}``: take back the last move (and the
+                             computer's reply; the key the view named it by,
+                             ``action_key``); once the game is over only the host's
+                             undo of the winning move
 ``POST /crypt/api/board``    the host only: ``{"game": "crypt"}`` or ``{"game": "mummy"}``
                              (``"pause": true`` to pause a running maze game)
 ===========================  ====================================================
@@ -73,6 +76,7 @@ from .contract import (
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .language import current_language, message_of, text_of
+from .past import crypt_summary
 from .stream import respond
 
 bp = Blueprint("crypt", __name__, url_prefix="/crypt")
@@ -108,6 +112,7 @@ NEW_GAME = obj(
         "computer": nullable(INTEGER),
     },
 )
+UNDO = obj(None, {"action": nullable({**STRING, "description": "The key of the move to undo."})})
 GIVE_BOARD = obj({"game": STRING}, {"pause": BOOLEAN})
 #: How long a request that gives the board to the crypt waits for its first judgement.
 ACTIVATE_WAIT_S = 0.5
@@ -144,8 +149,15 @@ def _board_state() -> dict[str, Any]:
 
 
 def _view(published: CryptPublished | None = None) -> dict[str, Any]:
-    view = crypt_service().view(published)
+    service = crypt_service()
+    published = published or service.published
+    view = service.view(published)
     board = _board_state()
+    # The end screen: the winner and the summary; the undo of the winning move is the host's.
+    last = published.history[-1].text if published.history else None
+    view["summary"] = crypt_summary(published.state, published.computer, last)
+    if view["summary"] is not None and not board["host"]:
+        view["can_undo"] = False
     if not board["plays_crypt"]:
         # Another game has the board: what the crypt last saw of it is stale.
         view["board"].update(
@@ -286,13 +298,17 @@ def new_game() -> ResponseReturnValue:
 
 @bp.post("/api/undo")
 @endpoint(
-    "Take back the last move (and the computer's reply).", body=obj(), answer=VIEW, errors=ERRORS
+    "Take back the last move (and the computer's reply; after the end: the host's undo of "
+    "the winning move).",
+    body=UNDO,
+    answer=VIEW,
+    errors=ERRORS,
 )
 def undo() -> ResponseReturnValue:
     service = crypt_service()
-    body()
+    confirmed = body().get("action")
     try:
-        undone = service.undo()
+        undone = service.undo(confirmed=confirmed, host=is_host())
     except (RuleError, ServiceError) as exc:
         return _refused(message_of(exc), refusal_status(exc, 409))
     if not undone:

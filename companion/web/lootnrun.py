@@ -9,7 +9,9 @@ when they are revealed; without a seat nothing opens, the watching seat only loo
 ``/lootnrun/api/view``     GET   the table view (``views.table_view`` + version, colours,
                                  the board)
 ``/lootnrun/api/command``  POST  a command in the record JSON form (``record.py``)
-``/lootnrun/api/undo``     POST  take back the last entry
+``/lootnrun/api/undo``     POST  ``{"action": key}``: take back the last entry (the key the
+                                 view named it by, ``action_key``); once the game is over
+                                 only the host's undo of the winning action
 ``/lootnrun/api/new``      POST  ``{"players": [{"name", "colour"}, ...], "first": 0,
                                  "show_on_board": true}``
 ``/lootnrun/api/preview``  POST  ``{"kind": "run" | "awaken", "cards": [...]}``: what the
@@ -75,6 +77,7 @@ from .contract import (
 )
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .language import current_language, message_of
+from .past import lootnrun_summary
 from .stream import respond
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -107,6 +110,7 @@ NEW_GAME = obj(
     {"first": INTEGER, "show_on_board": BOOLEAN},
 )
 PREVIEW = obj({"kind": one_of("run", "awaken"), "cards": array(CARD)})
+UNDO = obj(None, {"action": nullable({**STRING, "description": "The key of the entry to undo."})})
 SHOW = obj({"show": BOOLEAN}, {"pause": BOOLEAN})
 VIEW = obj(
     {
@@ -148,12 +152,23 @@ def _service() -> LootNRunService:
 
 
 def _view(
-    svc: LootNRunService, published: Published | None = None, games: Any = None
+    svc: LootNRunService,
+    published: Published | None = None,
+    games: Any = None,
+    host: bool | None = None,
 ) -> dict[str, Any]:
     """The service's view plus whether the board shows the score track now, and which
-    game holds it otherwise (the page names it)."""
+    game holds it otherwise (the page names it); once the game is over, its end screen's
+    summary, and the undo for the host only (``host``: this device holds the host's
+    cookie, asked of the request when not given)."""
     games = games if games is not None else hub()
+    host = is_host() if host is None else host
     view = svc.view(published)
+    state = (published or svc.published).state
+    view["summary"] = None if state is None else lootnrun_summary(state)
+    view["host"] = host
+    if view["summary"] is not None and not host:
+        view["actions"]["undo"] = False
     view["board"] = {
         "active": games is not None and games.active == KIND,
         "active_game": games.active if games is not None else None,
@@ -208,16 +223,20 @@ def view() -> ResponseReturnValue:
 def command() -> ResponseReturnValue:
     svc = _service()
     cmd = command_from_json(body())
-    events = svc.submit(cmd)
+    events = svc.submit(cmd, host=is_host())
     return jsonify({"ok": True, "events": events_view(events), "view": _view(svc)})
 
 
 @bp.post("/api/undo")
-@endpoint("Take back the last entry.", body=obj(), answer=ANSWER, errors=ERRORS)
+@endpoint(
+    "Take back the last entry (after the end: the host's undo of the winning action).",
+    body=UNDO,
+    answer=ANSWER,
+    errors=ERRORS,
+)
 def undo() -> ResponseReturnValue:
     svc = _service()
-    body()
-    events = svc.undo()
+    events = svc.undo(confirmed=body().get("action"), host=is_host())
     return jsonify({"ok": True, "events": events_view(events), "view": _view(svc)})
 
 
@@ -303,7 +322,7 @@ def stream() -> ResponseReturnValue:
     svc = _service()
     maze = service()
     games = hub()
-    make = _view_maker(svc, games)
+    make = _view_maker(svc, games, is_host())
     still_open = keeper("lootnrun")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     version = -1
@@ -328,9 +347,11 @@ def stream() -> ResponseReturnValue:
     return respond(step, wait, retry=True)
 
 
-def _view_maker(svc: LootNRunService, games: Any) -> Callable[[Published], dict[str, Any]]:
+def _view_maker(
+    svc: LootNRunService, games: Any, host: bool
+) -> Callable[[Published], dict[str, Any]]:
     def make(published: Published) -> dict[str, Any]:
-        return _view(svc, published, games)
+        return _view(svc, published, games, host)
 
     return make
 

@@ -1,17 +1,22 @@
-"""The host's past games of Loot N Run and Into the Crypt: each ended game's winners and
-scores, derived from its record in the journal (as the maze's summaries are: nothing is
-stored twice)."""
+"""The end of Loot N Run and Into the Crypt: each game's summary (the winner and how,
+every player's points and what they revealed), a pure function of its state, which the
+live end screen shows and the host's past games derive from each record in the journal
+(as the maze's summaries are: nothing is stored twice)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from companion.games.crypt.board import squares_of
+from companion.games.crypt.state import State as CryptState
 from companion.games.lootnrun.engine import apply as lootnrun_apply
 from companion.games.lootnrun.engine import new_game as lootnrun_new
+from companion.games.lootnrun.history import Action
 from companion.games.lootnrun.record import command_from_json as lootnrun_command
 from companion.games.lootnrun.record import setup_from_json as lootnrun_setup
+from companion.games.lootnrun.state import State as LootNRunState
 from companion.games.mummy.words import colour_word
-from companion.i18n import counted, joined, msg, word
+from companion.i18n import Msg, counted, joined, msg, word
 from companion.i18n.message import Value
 from companion.service.crypt_service import CryptGame
 from companion.service.journal import Journal, StoredGame
@@ -26,47 +31,116 @@ def side_games(journal: Journal, limit: int) -> list[Payload]:
     for kind, read in (("lootnrun", _lootnrun), ("crypt", _crypt)):
         for stored in journal.ended_games(kind, limit):
             try:
-                names, scores, winners = read(stored)
+                summary = read(stored)
             except (KeyError, TypeError, ValueError):  # RecordError, RuleError
                 continue  # a record that no longer replays: left out
-            if winners:
-                games.append(side_summary(stored.id, kind, names, scores, winners))
+            if summary is not None:
+                games.append(
+                    {"id": stored.id, "kind": kind, "game": word(GAME_NAMES[kind]), **summary}
+                )
     return sorted(games, key=lambda g: -int(g["id"]))[:limit]
 
 
-def side_summary(
-    game_id: int, kind: str, names: list[Value], scores: list[int], winners: list[int]
-) -> Payload:
-    """One ended game: who won, and every player's points."""
+def winner_words(names: list[Value], winners: tuple[int, ...] | list[int]) -> Msg:
+    """Who won: one player, or those who share the win."""
     who = joined([names[w] for w in winners])
-    winner = (
-        msg("{players} share the win.", players=who)
-        if len(winners) > 1
-        else msg("{player} wins.", player=who)
+    if len(winners) > 1:
+        return msg("{players} share the win.", players=who)
+    return msg("{player} wins.", player=who)
+
+
+def lootnrun_summary(state: LootNRunState) -> Payload | None:
+    """The end screen of a Loot N Run game (None until it is over): the winner, the turns,
+    who reached the target, the catches, and each player's points, Runs and the cards
+    revealed at the end (what they held, known only once the game is over)."""
+    if not state.is_over:
+        return None
+    names: list[Value] = [p.name for p in state.players]  # as the players wrote them
+    history = state.history
+    awakens = [e for e in history if e.action is Action.AWAKEN]
+    caught = sum(1 for e in awakens if e.escaped is False)
+    lines: list[Msg] = [counted(state.turn, "{n} turn played.", "{n} turns played.")]
+    if state.ended_by is not None:
+        lines.append(
+            msg(
+                "{player} reached {target} points first.",
+                player=names[state.ended_by],
+                target=state.target,
+            )
+        )
+    lines.append(
+        counted(
+            len(awakens),
+            "{n} Awaken, {caught} caught.",
+            "{n} Awakens, {caught} caught.",
+            caught=caught,
+        )
     )
-    return {
-        "id": game_id,
-        "kind": kind,
-        "game": word(GAME_NAMES[kind]),
-        "winner": winner,
-        "lines": [
-            counted(score, "{name}: {n} point", "{name}: {n} points", name=name)
-            for name, score in zip(names, scores, strict=True)
-        ],
-    }
+    players = []
+    for i, name in enumerate(names):
+        runs = [e for e in history if e.player == i and e.action is Action.RUN]
+        reveal = next(
+            (e for e in history if e.player == i and e.action is Action.FINAL_REVEAL), None
+        )
+        details = [
+            counted(state.scores[i], "{n} point", "{n} points"),
+            counted(len(runs), "{n} Run", "{n} Runs"),
+        ]
+        if reveal is not None:
+            details.append(
+                counted(
+                    reveal.cards_revealed,
+                    "Revealed at the end: {n} card, {points}",
+                    "Revealed at the end: {n} cards, {points}",
+                    points=counted(reveal.points, "{n} point", "{n} points"),
+                )
+            )
+        players.append({"name": name, "winner": i in state.winners, "details": details})
+    return {"winner": winner_words(names, state.winners), "lines": lines, "players": players}
 
 
-def _lootnrun(stored: StoredGame) -> tuple[list[Value], list[int], list[int]]:
-    setup = lootnrun_setup(stored.setup)
-    state = lootnrun_new(setup)[0]
+def crypt_summary(state: CryptState, computer: int | None, last: Msg | None) -> Payload | None:
+    """The end screen of a crypt game (None until it is over): the winner, the moves, the
+    last move (how it ended), and each player's points, locks and cubes."""
+    if not state.is_over:
+        return None
+    setup = state.setup
+    names: list[Value] = [
+        msg("{colour} (computer)", colour=colour_word(setup.colours[p]))
+        if p == computer
+        else colour_word(setup.colours[p])
+        for p in range(setup.players)
+    ]
+    lines: list[Msg] = [counted(state.ply, "{n} move played.", "{n} moves played.")]
+    if last is not None:
+        lines.append(msg("Last move: {move}", move=last))
+    players = [
+        {
+            "name": names[p],
+            "winner": p in state.winners,
+            "details": [
+                counted(state.score(p), "{n} point", "{n} points"),
+                counted(state.locks_taken[p], "{n} lock", "{n} locks"),
+                counted(
+                    len(squares_of(state.cubes[p])),
+                    "{n} cube left on the board",
+                    "{n} cubes left on the board",
+                ),
+            ],
+        }
+        for p in range(setup.players)
+    ]
+    return {"winner": winner_words(names, state.winners), "lines": lines, "players": players}
+
+
+def _lootnrun(stored: StoredGame) -> Payload | None:
+    state = lootnrun_new(lootnrun_setup(stored.setup))[0]
     for data in stored.commands:
         state = lootnrun_apply(state, lootnrun_command(data))[0]
-    names: list[Value] = [p.name for p in setup.players]  # as the players wrote them
-    return names, list(state.scores), list(state.winners) if state.is_over else []
+    return lootnrun_summary(state)
 
 
-def _crypt(stored: StoredGame) -> tuple[list[Value], list[int], list[int]]:
+def _crypt(stored: StoredGame) -> Payload | None:
     game = CryptGame.replayed(stored.id, stored.setup, stored.commands)
-    state = game.state
-    names: list[Value] = [colour_word(state.setup.colours[p]) for p in range(state.players)]
-    return names, list(state.scores), list(state.winners) if state.is_over else []
+    last = game.history[-1].text if game.history else None
+    return crypt_summary(game.state, game.computer, last)

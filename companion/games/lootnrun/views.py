@@ -62,7 +62,8 @@ def actions_view(state: State) -> View:
     """What may be entered now, so a page shows only the buttons that will be accepted.
 
     ``awaken`` lists the players who may be awakened; ``werewolf_keep`` the possible
-    answers; ``final_reveal`` the players still to reveal.  Corrections are always open.
+    answers; ``final_reveal`` the players still to reveal.  Corrections are open until
+    the game is over (then the companion accepts nothing but the host's undo).
     """
     return {
         "loot": can_loot(state),
@@ -75,7 +76,7 @@ def actions_view(state: State) -> View:
         "final_reveal": [i for i, done in enumerate(state.revealed) if not done]
         if state.phase is Phase.FINAL_REVEAL
         else [],
-        "correction": True,
+        "correction": not state.is_over,  # nothing is entered after the end
         "undo": can_undo(state),
     }
 

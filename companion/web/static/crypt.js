@@ -137,6 +137,7 @@ function render(v) {
   $("enter").hidden = !canEnter;
   $("pass").hidden = !canPass;
   $("undo").disabled = !v.can_undo;
+  $("undo").hidden = v.over;  // after the end: the host's undo is on the end screen
   const cm = $("computer-move");
   cm.hidden = !v.last_computer;
   cm.textContent = v.last_computer ? _("Computer: {move}", {move: v.last_computer}) : "";
@@ -152,6 +153,7 @@ function render(v) {
   }));
   renderBoardUse(b);
   fillSetup(v);
+  showEnd(v.summary, b.host ? endButtons : null);
 }
 
 function renderScores(v) {
@@ -189,7 +191,7 @@ function renderTurn(v) {
     const strong = document.createElement("strong");
     strong.textContent = names.length > 1 ? _("{players} share the win", {players: names.join(" & ")})
                                           : _("{player} wins", {player: names[0]});
-    el.append(_("Game over:") + " ", strong, " ", rematchButton(v));
+    el.append(_("Game over:") + " ", strong);
     return;
   }
   const strong = document.createElement("strong");
@@ -197,17 +199,30 @@ function renderTurn(v) {
   el.replaceChildren(strong, " " + _("to play · {phase} · locks left: {n}", {phase: PHASES[v.phase], n: v.locks_left}));
 }
 
-// The same seats play again in one tap: the same colours, the computer in the same seat.
-function rematchButton(v) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.id = "rematch";
-  button.className = "primary";
-  button.textContent = _("Rematch (same seats)");
-  button.addEventListener("click", () => api("/crypt/api/new", {
-    players: v.players.length, colours: v.players.map(p => p.colour), first_player: 0,
-    computer: v.computer == null ? null : v.computer}));
-  return button;
+// The end screen (end.js, as the maze's): the winner and the summary above everything, on
+// every page; the host's buttons under it.  The same seats play again in one tap: the same
+// colours, the computer in the same seat.
+function endButtons() {
+  const v = view, last = v.history[v.history.length - 1];
+  return [
+    el("button", {type: "button", id: "rematch", class: "primary", onclick: () => api("/crypt/api/new", {
+      players: v.players.length, colours: v.players.map(p => p.colour), first_player: 0,
+      computer: v.computer == null ? null : v.computer})}, _("Rematch (same seats)")),
+    el("button", {type: "button", id: "new-game", onclick: () => {
+      $("setup").open = true;
+      $("setup").scrollIntoView({behavior: "smooth"});
+    }}, _("New game")),
+    el("a", {class: "button", href: "/host/games"}, _("Past games")),
+    v.can_undo && last ? el("button", {type: "button", id: "end-undo", onclick: () => undo(last.text)},
+                            _("Undo: {action}", {action: last.text})) : null,
+  ].filter(Boolean);
+}
+
+// Undo names the move it takes back by its key: a move made meanwhile is not taken back
+// (the companion refuses in words).  The winning move is the host's to undo, once asked.
+function undo(what) {
+  if (view.over && !confirm(_("Undo the winning move: {move}?", {move: what}))) return;
+  api("/crypt/api/undo", {action: view.action_key});
 }
 
 function renderBoardUse(b) {
@@ -283,7 +298,7 @@ function connect() {
 buildBoard();
 $("enter").addEventListener("click", () => api("/crypt/api/command", {kind: "enter_chamber"}));
 $("pass").addEventListener("click", () => api("/crypt/api/command", {kind: "pass"}));
-$("undo").addEventListener("click", () => api("/crypt/api/undo", {}));
+$("undo").addEventListener("click", () => undo(null));
 $("play-here").addEventListener("click", () => api("/crypt/api/board", {game: "crypt"}));
 $("back-to-maze").addEventListener("click", () => api("/crypt/api/board", {game: "mummy"}));
 $("computer").addEventListener("change", ev => { computerChoice = ev.target.value; });

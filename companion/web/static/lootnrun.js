@@ -189,6 +189,7 @@
     $("setup").hidden = !(noGame || setupOpen);
     $("game").hidden = noGame || setupOpen;
     if (noGame || setupOpen) {
+      showEnd(null);
       if (!$("setup-players").children.length) fillSetup();
       $("setup-warning").hidden = noGame || view.phase === "game_over";
       $("setup-cancel").hidden = noGame;
@@ -200,6 +201,7 @@
     renderActions();
     renderTools();
     renderHistory();
+    renderEnd();
   }
 
   function renderBoardToggle() {
@@ -389,25 +391,22 @@
                 : command({ cmd: "final_reveal", player: p.index, cards: [] }).catch(fail) },
             tokenDot(p, 24), p.cards ? _("{name} reveals", { name: p.name }) : _("{name}: no cards to reveal", { name: p.name }))))));
     }
-    // The final screen comes first on a phone: above the track.
-    $("final").replaceChildren(...(view.phase === "game_over" ? [finalScreen()] : []));
   }
 
-  function finalScreen() {
-    const names = view.winner_names;
-    const best = view.winners.length ? player(view.winners[0]).score : 0;
-    const title = names.length === 1 ? _("{name} wins!", { name: names[0] })
-      : _("{names} and {last} share the victory!", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
-    const ranking = [...view.players].sort((x, y) => y.score - x.score || x.index - y.index);
-    return h("div", { class: "panel final" },
-      h("div", { class: "trophy", "aria-hidden": "true" }, view.winners.map((i) => tokenDot(player(i), 56))),
-      h("h2", { text: title }),
-      h("p", { class: "muted", text: _("{points}. Final scores:", { points: points(best) }) }),
-      h("ol", { class: "ranking" }, ranking.map((p) =>
-        h("li", { style: `--who:${p.rgb}`, class: p.winner ? "winner" : "" }, tokenDot(p, 26), h("span", { text: p.name }), h("b", { text: p.score })))),
-      h("div", { class: "row" },
-        h("button", { class: "primary", type: "button", id: "final-rematch", onclick: () => rematch() }, _("Rematch (same seats)")),
-        h("button", { type: "button", id: "final-new", onclick: () => openSetup() }, _("New game"))));
+  // The end screen (end.js, as the maze's): the winner and the summary above everything,
+  // on every page; the host's buttons under it.
+  function renderEnd() {
+    showEnd(view.summary, view.host ? endButtons : null);
+  }
+
+  function endButtons() {
+    const last = view.history[view.history.length - 1];
+    return [
+      h("button", { class: "primary", type: "button", id: "rematch", onclick: () => rematch() }, _("Rematch (same seats)")),
+      h("button", { type: "button", id: "new-game", onclick: () => openSetup() }, _("New game")),
+      h("a", { class: "button", href: "/host/games" }, _("Past games")),
+      last ? h("button", { type: "button", id: "end-undo", onclick: askUndo }, _("Undo: {action}", { action: wording(last.text) })) : null,
+    ].filter(Boolean);
   }
 
   // The same players and colours play again in one tap (the first in the order starts,
@@ -428,6 +427,7 @@
 
   function renderTools() {
     $("tool-undo").disabled = !view.actions.undo;
+    $("tool-correct").disabled = !view.actions.correction; // nothing is entered after the end
     const last = view.history.length ? view.history[view.history.length - 1] : null;
     $("tool-undo").title = last ? _("Undo: {action}", { action: wording(last.text) }) : _("Nothing to undo.");
   }
@@ -842,17 +842,22 @@
   $("setup-cancel").addEventListener("click", () => { setupOpen = false; render(); });
   $("tool-new").addEventListener("click", openSetup);
   $("tool-correct").addEventListener("click", () => openSheet({ kind: "correction", player: view.current !== null ? view.current : 0 }));
-  $("tool-undo").addEventListener("click", () => {
+  // Undo asks first, naming the entry; the answer names it by its key, so an entry made
+  // meanwhile on another phone is not the one taken back (the companion refuses, in words).
+  function askUndo() {
     const last = view.history[view.history.length - 1];
     if (!last) return;
+    const key = view.action_key;
     const box = $("undo-confirm");
     box.replaceChildren(
       h("p", {}, _("Take back:") + " ", h("b", { text: wording(last.text) })),
       h("div", { class: "row" },
         h("button", { type: "button", onclick: () => { box.hidden = true; } }, _("Keep it")),
-        h("button", { type: "button", class: "primary", id: "undo-yes", onclick: () => { box.hidden = true; post("/undo", {}).catch(fail); } }, _("Undo it"))));
+        h("button", { type: "button", class: "primary", id: "undo-yes", onclick: () => { box.hidden = true; post("/undo", { action: key }).catch(fail); } }, _("Undo it"))));
     box.hidden = false;
-  });
+    box.scrollIntoView({ block: "nearest" });
+  }
+  $("tool-undo").addEventListener("click", askUndo);
   $("tab-list").addEventListener("click", () => { historyTab = "list"; renderHistory(); });
   $("tab-chart").addEventListener("click", () => { historyTab = "chart"; renderHistory(); });
   $("board-toggle").addEventListener("click", () => {

@@ -1,25 +1,12 @@
 // Shared by the mummy, seeker, table and host pages: requests, the live stream, the
 // board with its pieces, dice, players and announcements.  Plain JS, no build step.
+// (`el` and the end screen, `showEnd`, are end.js's: loaded before this one.)
 "use strict";
 
 const FACE_TEXT = {"1": "1", "2": "2", "3": "3", "4": "4", "arrow": "\u2794", "mummy": "M"};
 const DIR_ARROW = {north: "\u2191", east: "\u2192", south: "\u2193", west: "\u2190"};
 
 function $(id) { return document.getElementById(id); }
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v === true) node.setAttribute(k, "");
-    else if (v !== false && v != null) node.setAttribute(k, v);
-  }
-  for (const c of children.flat()) {
-    if (c != null) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
 
 // A treasure's title in the page's language ("red scarab").
 function treasureTitle(t) {
@@ -69,37 +56,6 @@ function keep(kept, data) {
     delete data.log_keep;
   }
   if (data.log) kept.log = data.log;
-}
-
-// -- the end of a game ------------------------------------------------------------------
-
-// The end screen at the top of the page once the game is over: the winner and the summary
-// the companion sends only then (the mummy's path, every seeker's cards).  `actions`: the
-// host's buttons (a function making them: rematch, new game), or none on a seat's page.  Drawn again only when
-// the summary changes, and gone once a new game starts.
-let endShown = null;
-function showEnd(summary, actions) {
-  let box = $("end");
-  const key = summary ? JSON.stringify(summary) : null;
-  if (key === endShown && (!summary || box)) return;
-  endShown = key;
-  if (!summary) { if (box) box.remove(); return; }
-  if (!box) {
-    box = el("section", {id: "end", class: "end", "aria-labelledby": "end-title"});
-    const main = document.querySelector("main");
-    main.prepend(box);
-  }
-  const seekers = summary.seekers.map(s => el("li", {class: s.winner ? "won" : null},
-    el("strong", {}, s.name), s.winner ? " \u2605" : "",
-    el("div", {class: "small"}, _("Cards played:") + " " + (s.played.join(", ") || "\u2013")),
-    el("div", {class: "small"}, _("Cards left:") + " " + (s.left.join(", ") || "\u2013"))));
-  box.replaceChildren(...[
-    el("h2", {id: "end-title"}, _("Game over")),
-    el("p", {class: "winner", role: "status"}, summary.winner),
-    el("ul", {class: "end-lines"}, summary.lines.map(line => el("li", {}, line))),
-    el("p", {class: "small"}, summary.path_title, " ", el("span", {class: "path"}, summary.path.join(" \u2192 "))),
-    el("ul", {class: "end-seekers"}, seekers),
-    actions ? el("div", {class: "actions"}, actions()) : null].filter(Boolean));
 }
 
 // Render the seat's state now and after every change the server pushes.

@@ -1,0 +1,170 @@
+"""The end of Loot N Run and of the crypt in real browsers (chromium at 390x844): the host
+and a phone on every seat follow a game to its end, where every page shows the same end
+screen as the maze's (the winner and the summary above everything, which no page had
+before), the host rematches the same seats in one tap, and every phone stays on its page
+and sees the new game.  A seat's page offers no undo after the end; the host's page
+offers the undo of the winning action, which reopens the game once confirmed.
+
+The companion runs in this process behind waitress (the mock appliance); the games'
+entries are sent from the host's page (Loot N Run) or played on the simulated board by
+the computer's strategy (the crypt), while the phones' pages follow them live.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.test_browser import CHROMIUM, PHONE, phone, shot, sync_api
+from tests.test_end_browser import browser, put_board_right, site
+
+__all__ = ["CHROMIUM", "browser", "site"]
+
+SEATS = ("mummy", "seeker0", "seeker1", "table")
+SEND = (
+    "([path, body]) => fetch(path, {method: 'POST', credentials: 'same-origin',"
+    " headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})"
+    ".then(r => r.status)"
+)
+
+
+def table_of_phones(appliance: Any, browser: Any, url: str, game: str) -> dict[str, Any]:
+    """The host sets up a maze table of two seekers; a phone joins every seat that plays
+    and opens ``game``'s page (the host's page too)."""
+    host = phone(browser)
+    host.goto(url + "/")
+    host.get_by_role("button", name="Start the game").click()
+    sync_api.expect(host.locator("#seats li")).to_have_count(5)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    put_board_right(appliance)
+    pages = {"host": host}
+    for seat in SEATS:
+        page = phone(browser)
+        page.goto(f"{url}/join/{codes[seat]}")
+        page.locator("#join").click()
+        page.wait_for_url(f"{url}/*")
+        pages[seat] = page
+    for page in pages.values():
+        page.goto(f"{url}/{game}")
+    return pages
+
+
+def test_loot_n_run_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) -> None:
+    appliance, url = site
+    expect = sync_api.expect
+    pages = table_of_phones(appliance, browser, url, "lootnrun")
+    host = pages["host"]
+    players = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    assert host.evaluate(SEND, ["/lootnrun/api/new", {"players": players}]) == 200
+    for page in pages.values():
+        expect(page.locator("#turn")).to_contain_text("Anna's turn")
+        assert page.locator("#end").count() == 0
+    # Ben reaches the target; both reveal what they hold (Anna one cup, Ben nothing).
+    body = {"cmd": "correction", "player": 1, "points": 35, "reason": "test", "cards": 0}
+    assert host.evaluate(SEND, ["/lootnrun/api/command", body]) == 200
+    cup = {"treasures": [1, 0, 0, 0, 0, 0]}
+    reveal = {"cmd": "final_reveal", "player": 0, "cards": [cup]}
+    assert host.evaluate(SEND, ["/lootnrun/api/command", reveal]) == 200
+    for page in pages.values():
+        expect(page.locator("#end")).to_have_count(0)  # not before the end
+    reveal = {"cmd": "final_reveal", "player": 1, "cards": []}
+    assert pages["seeker1"].evaluate(SEND, ["/lootnrun/api/command", reveal]) == 200
+
+    for seat, page in pages.items():
+        end = page.locator("#end")
+        expect(end).to_be_visible()
+        expect(end.locator(".winner")).to_have_text("Ben wins.")
+        expect(end).to_contain_text("Ben reached 35 points first.")
+        expect(end).to_contain_text("Revealed at the end: 1 card, 1 point")
+        # Above everything else on the page, the track and the players under it.
+        box = end.bounding_box()
+        assert box is not None and box["y"] < page.locator("#track").bounding_box()["y"], seat
+        if seat != "host":  # a seat's page: no buttons, and its undo is off
+            expect(end.locator("button")).to_have_count(0)
+            expect(page.locator("#tool-undo")).to_be_disabled()
+        expect(page.locator("#tool-correct")).to_be_disabled()
+    shot(pages["seeker0"], "lootnrun-end-seeker")
+    shot(host, "lootnrun-end-host")
+    for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]', "#end-undo"):
+        box = host.locator(selector).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, selector
+
+    # German: the same end screen in the page's language.
+    german = pages["table"]
+    german.locator('nav.language button[data-lang="de"]').click()
+    expect(german.locator("#end .winner")).to_have_text("Ben gewinnt.")
+    expect(german.locator("#end")).to_contain_text("Spielende")
+
+    # The host's undo of the winning reveal, confirmed, reopens the game on every page.
+    host.locator("#end-undo").click()
+    host.locator("#undo-yes").click()
+    for page in pages.values():
+        expect(page.locator("#end")).to_have_count(0)
+        expect(page.locator("#reveal-1")).to_be_visible()
+    assert pages["seeker1"].evaluate(SEND, ["/lootnrun/api/command", reveal]) == 200
+    expect(host.locator("#end #rematch")).to_be_visible()
+
+    # Rematch: one tap, the same players; every phone stays on its page and follows.
+    service = appliance.hub.service("lootnrun")
+    first = service.game_id
+    host.locator("#end #rematch").click()
+    for seat, page in pages.items():
+        expect(page.locator("#end")).to_have_count(0)
+        expect(page.locator("#turn")).to_contain_text(
+            re.compile("Anna's turn|Anna ist dran|Anna") if seat == "table" else "Anna's turn"
+        )
+        assert page.url == f"{url}/lootnrun", seat
+    assert service.game_id != first and not service.state.is_over
+    assert [p.name for p in service.state.players] == ["Anna", "Ben"]
+    assert PHONE["width"] == 390
+
+
+def test_the_crypt_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) -> None:
+    from tests.test_crypt_service import COMPUTER, HUMAN, crypt, play_to_the_end, wait_until
+
+    appliance, url = site
+    expect = sync_api.expect
+    service = crypt(appliance)
+    service.computer_delay_s = 0.0
+    pages = table_of_phones(appliance, browser, url, "crypt")
+    host = pages["host"]
+    service.new_game(players=2, computer=COMPUTER, first_player=HUMAN, seed=3)
+    assert host.evaluate(SEND, ["/crypt/api/board", {"game": "crypt", "pause": True}]) == 200
+    for position in sorted(appliance.mock_board.occupied):  # the maze's figures off
+        appliance.mock_board.lift(position)
+    wait_until(lambda: service.published.judgement.matches)
+    for page in pages.values():
+        expect(page.locator("#turn")).to_contain_text("to play")
+        assert page.locator("#end").count() == 0
+    play_to_the_end(appliance)
+    state = service.published.state
+    first = service.game.id
+
+    for seat, page in pages.items():
+        end = page.locator("#end")
+        expect(end).to_be_visible()
+        expect(end.locator(".winner")).to_contain_text(re.compile(r"wins\.|share the win\."))
+        expect(end).to_contain_text(f"{state.ply} moves played.")
+        expect(end).to_contain_text("Blue (computer)")
+        box = end.bounding_box()
+        assert box is not None and box["y"] < page.locator("#board").bounding_box()["y"], seat
+        expect(page.locator("#undo")).to_be_hidden()
+        if seat != "host":
+            expect(end.locator("button")).to_have_count(0)
+    shot(pages["mummy"], "crypt-end-seat")
+    shot(host, "crypt-end-host")
+    for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]', "#end-undo"):
+        box = host.locator(selector).bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, selector
+
+    # Rematch: one tap, the same colours and the computer in the same seat.
+    host.locator("#end #rematch").click()
+    for seat, page in pages.items():
+        expect(page.locator("#end")).to_have_count(0)
+        expect(page.locator("#turn")).to_contain_text("to play")
+        assert page.url == f"{url}/crypt", seat
+    assert service.game.id != first and not service.published.state.is_over
+    assert service.game.computer == COMPUTER
