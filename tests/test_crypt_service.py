@@ -408,3 +408,118 @@ def test_a_square_a_maze_figure_stood_on_is_the_crypts_only_where_it_asks_for_a_
     assert app.hub.off_board() == 0
     app.mock_board.lift(corner)  # the crypt's square now: its meeple lifted is seen
     wait_until(lambda: service.published.judgement.missing == {corner})
+
+
+# -- a meeple counts when it settles; the hand may carry it on ------------------------------
+
+
+def moving_table(tmp_path: Path) -> tuple[Appliance, State, int, list[int]]:
+    """Red to move on the board, with a cube quiet period no meeple may wait for: the
+    appliance, the state, Red's meeple's position and its legal destinations."""
+    before = journal_game_in_moving_phase(tmp_path)
+    app = start(tmp_path)
+    service = crypt(app)
+    service.quiet_s = 30.0  # a meeple that waited for it would never count in this test
+    app.hub.activate("crypt")
+    app.mock_board.set_occupied(maze_cell(m) for m in before.meeples)
+    wait_until(lambda: service.published.judgement.matches)
+    home = maze_cell(before.meeples[0])
+    legal = sorted(service.board.position(d) for d in destinations(before))
+    assert len(legal) >= 2
+    return app, before, home, legal
+
+
+def test_a_meeple_counts_when_it_settles_and_a_hand_carrying_it_on_replaces_the_move(tmp_path):
+    app, before, home, legal = moving_table(tmp_path)
+    try:
+        service, board = crypt(app), app.mock_board
+        first, other = legal[0], legal[-1]
+        board.lift(home)
+        wait_until(lambda: service.published.judgement.lifted == {home})
+        version = service.published.version
+        board.place(first)
+        wait_until(lambda: ply(app) == before.ply + 1)
+        assert service.published.state.meeples[0] == service.board.square(first)
+        # The pages got the move itself: no version in between showed the meeple in hand.
+        assert service.published.version == version + 1
+        # The hand carries on: the meeple is in hand again, its square's choices lit ...
+        board.lift(first)
+        wait_until(lambda: service.published.judgement.lifted == {home})
+        assert service.published.judgement.matches
+        assert service.published.judgement.hints == frozenset(legal)
+        assert ply(app) == before.ply + 1
+        # ... and where it settles next replaces the move: still one move, now to there.
+        board.place(other)
+        wait_until(lambda: service.published.state.meeples[0] == service.board.square(other))
+        assert ply(app) == before.ply + 1 and service.published.judgement.matches
+        assert square_name(service.board.square(other)) in str(service.game.history[-1].text)
+        stored = service.journal.load(service.game.id)
+        assert len(stored.commands) == len(service.game.commands)
+        assert command_from_json(stored.commands[-1]) == Move(service.board.square(other))
+    finally:
+        app.close()
+    again = start(tmp_path)  # the journal holds the replaced move
+    try:
+        assert crypt(again).published.state.meeples[0] == again.hub.service("crypt").board.square(
+            other
+        )
+    finally:
+        again.close()
+
+
+def test_once_the_next_player_has_moved_the_last_move_stands(tmp_path):
+    app, before, home, legal = moving_table(tmp_path)
+    try:
+        service, board = crypt(app), app.mock_board
+        board.lift(home)
+        board.place(legal[0])
+        wait_until(lambda: ply(app) == before.ply + 1)
+        red_moved = service.game.commands[-1]
+        state = service.published.state
+        assert state.phase is Phase.MOVING and state.to_move == 1
+        blue = maze_cell(state.meeples[1])
+        board.lift(blue)
+        board.place(service.board.position(sorted(destinations(state))[0]))
+        wait_until(lambda: ply(app) == before.ply + 2)
+        # Red's meeple lifted and put down again is Red's next move, not a new square
+        # for the first one: that one stands in the game and the journal.
+        state = service.published.state
+        board.lift(legal[0])
+        wait_until(lambda: service.published.judgement.lifted == {legal[0]})
+        to = service.board.position(sorted(destinations(state))[0])
+        board.place(to)
+        wait_until(lambda: ply(app) == before.ply + 3)
+        assert service.game.commands[-3] == red_moved
+        stored = service.journal.load(service.game.id)
+        assert command_from_json(stored.commands[-3]) == red_moved
+        assert service.published.state.meeples[0] == service.board.square(to)
+    finally:
+        app.close()
+
+
+def test_a_meeple_carried_on_to_a_square_it_could_not_reach_changes_nothing(tmp_path):
+    app, before, home, legal = moving_table(tmp_path)
+    try:
+        service, board = crypt(app), app.mock_board
+        board.lift(home)
+        board.place(legal[0])
+        wait_until(lambda: ply(app) == before.ply + 1)
+        moved = service.published.state
+        wrong = next(
+            maze_cell(s)
+            for s in range(64)
+            if maze_cell(s) not in legal and maze_cell(s) != home and moved.meeple_at(s) is None
+        )
+        board.lift(legal[0])
+        board.place(wrong)
+        wait_until(lambda: wrong in service.published.judgement.unexpected)
+        judgement = service.published.judgement
+        assert not judgement.matches and judgement.missing == {legal[0]}
+        time.sleep(0.1)
+        assert service.published.state == moved  # the move stands until put right
+        board.lift(wrong)
+        board.place(legal[0])
+        wait_until(lambda: service.published.judgement.matches)
+        assert service.published.state == moved
+    finally:
+        app.close()

@@ -253,8 +253,9 @@ def build(
 
     ``move_quiet_s``: how long the maze waits after a figure settled before judging it
     (0: a move is shown the moment it settles, and replaced if the hand carries on
-    within the turn); ``quiet_s`` the same for the other games (the crypt, which has
-    no replacement)."""
+    within the turn); ``quiet_s``: how long the crypt waits after a magnet lifted off a
+    touched square before it places the cube there (its meeples, like the maze's
+    figures, count when they settle and are replaced if the hand carries on)."""
     if (config.columns, config.rows) != (maze.width, maze.height):
         raise ValueError(
             f"the board is {config.columns}x{config.rows} but the maze is "

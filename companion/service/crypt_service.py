@@ -10,8 +10,12 @@ Where commands come from:
 * the **page**: cubes tapped in the placing phase, meeples put on corners, entering
   the chamber, passing (a meeple's move is made on the board, never on the page);
 * the **board**: the tracker (``crypt_tracker.judge``) turns a touch (placing) or a
-  placed meeple into a command, applied once the board has been quiet for
-  ``quiet_s`` (figures slide over cells before they stop);
+  placed meeple into a command.  A meeple placed or moved is applied the moment it
+  settles (the sensors' settle time already keeps a slide from counting); if the hand
+  carries it on to another square before anyone else acts, the new square replaces
+  the command (judged from the state before it), as the maze replaces a seeker's move.
+  A cube placed by a touch waits until the board has been quiet for ``quiet_s``: the
+  magnet lifted off a square may be the hand on its way to the next one;
 * the **computer opponent** (optional, one seat): on its turn, when the board matches
   the game, it chooses (``ai.choose_command``, fair: it reads only the open table)
   after ``computer_delay_s`` so the players see one move at a time.  Its cube
@@ -30,7 +34,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.board.config import BoardConfig
@@ -39,7 +43,7 @@ from companion.board.debounce import OccupancyChange
 from companion.board.scene import Scene
 from companion.games.crypt.ai import choose_command
 from companion.games.crypt.board import square_name
-from companion.games.crypt.commands import Command, Move
+from companion.games.crypt.commands import Command, Move, PlaceCube, PlaceMeeple
 from companion.games.crypt.engine import RuleError, apply, make_setup, start_game
 from companion.games.crypt.events import Event
 from companion.games.crypt.moves import legal_moves
@@ -104,6 +108,16 @@ class CryptGame:
 
     def setup_json(self) -> dict[str, Any]:
         return {**setup_to_json(self.setup), "computer": self.computer}
+
+    def replace_last(
+        self, before: State, command: Command, state: State, events: list[Event]
+    ) -> None:
+        """The last command replaced by ``command`` (applied to ``before``, the state
+        before the last command)."""
+        self.commands.pop()
+        self.history.pop()
+        self.state = before
+        self.accept(command, state, events)
 
     @property
     def undoable(self) -> bool:
@@ -190,6 +204,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
         self._after_undo = False
         #: When the computer opponent makes its move (None: it is not waiting to).
         self._computer_at: float | None = None
+        #: The state before a meeple placed or moved on the board, and the number of
+        #: commands after it: while nobody else has acted, the hand may carry it on.
+        self._replaceable: tuple[State, int] | None = None
         self.game = self._resume_or_new()
         self._init_loop(self._snapshot(0, []))
 
@@ -414,7 +431,9 @@ class CryptService(BoardGameLoop[CryptPublished]):
             raise ValueError(f"unknown request {request.kind!r}")
         return None
 
-    def _command(self, command: Command, role: str) -> tuple[Event, ...]:
+    def _command(self, command: Command | Replacement, role: str) -> tuple[Event, ...]:
+        if isinstance(command, Replacement):
+            return self._replace(command.command)
         game = self.game
         state = game.state
         if role == "page":
@@ -425,6 +444,25 @@ class CryptService(BoardGameLoop[CryptPublished]):
             self.journal.end_game(game.id)
         game.accept(command, new_state, events)
         self._touched = None
+        figure = role == "board" and isinstance(command, (Move, PlaceMeeple))
+        self._replaceable = (state, len(game.commands)) if figure else None
+        self._publish(events)
+        return tuple(events)
+
+    def _replace(self, command: Command) -> tuple[Event, ...]:
+        """The hand carried the meeple on before anyone else acted: the new square
+        replaces the last command, judged from the state before it."""
+        game, mark = self.game, self._replaceable
+        if mark is None or mark[1] != len(game.commands):
+            raise ServiceError("The move can no longer be changed.")
+        before = mark[0]
+        new_state, events = apply(before, command)
+        self.journal.replace_last(game.id, command_to_json(command))
+        if new_state.is_over:
+            self.journal.end_game(game.id)
+        game.replace_last(before, command, new_state, events)
+        self._touched = None
+        log.info("crypt: the last command was replaced by %s", command)
         self._publish(events)
         return tuple(events)
 
@@ -487,6 +525,7 @@ class CryptService(BoardGameLoop[CryptPublished]):
         return True
 
     def _reset_board_memory(self) -> None:
+        self._replaceable = None
         self._touched = None
         self._pending = None
         self._computer_at = None
@@ -534,7 +573,23 @@ class CryptService(BoardGameLoop[CryptPublished]):
             self._touched = judgement.touch
         elif judgement.command is None:
             self._touched = None
+        if not judgement.matches:
+            return self._carried_on(occupied) or judgement
         return judgement
+
+    def _carried_on(self, occupied: frozenset[int]) -> CryptJudgement | None:
+        """The board judged as before the last meeple placed or moved, while nobody
+        else has acted: its figure in hand again, or put down on another square it
+        could have gone to (then that replaces the command).  None: not that case."""
+        mark = self._replaceable
+        if mark is None or mark[1] != len(self.game.commands):
+            return None
+        before = judge(mark[0], occupied, self.board)
+        if isinstance(before.command, (Move, PlaceMeeple)):
+            return replace(before, replaces=True)
+        if before.matches and before.command is None and before.lifted:
+            return before
+        return None
 
     def _snapshot(self, version: int, events: list[Event]) -> CryptPublished:
         game = self.game
@@ -551,10 +606,29 @@ class CryptService(BoardGameLoop[CryptPublished]):
             computer_thinking=game.computer_to_move,
         )
 
-    def _publish(self, events: list[Event]) -> None:
+    def _quiet_for(self, command: Any) -> float:
+        """A cube placed by a touch waits for quiet; a meeple is applied when it settles."""
+        return self.quiet_s if isinstance(command, PlaceCube) else 0.0
+
+    def _publish_board(self) -> None:
+        self._publish([], apply_due=True)
+
+    def _publish(self, events: list[Event], *, apply_due: bool = False) -> None:
+        """Publish the game as it stands.  ``apply_due``: a placement the board now shows
+        that is due at once is applied first, so the pages and the LEDs get the move
+        itself, never the meeple in hand a moment before it."""
         published = self._snapshot(self._published.version + 1, events)
-        command = published.judgement.command
-        self._hold_placement(command)
+        judged = published.judgement
+        command = judged.command
+        self._hold_placement(
+            Replacement(command) if judged.replaces and command is not None else command
+        )
+        due = self._placement_due_in()
+        if apply_due and due is not None and due <= 0:
+            version = self._published.version
+            self._apply_pending()
+            if self._published.version != version:
+                return  # the move (or its refusal) is published
         self._set_published(published)
         if self._computer_may_move():
             if self._computer_at is None:
@@ -567,6 +641,13 @@ class CryptService(BoardGameLoop[CryptPublished]):
     def _after_close(self) -> None:
         if self._own_journal:
             self.journal.close()
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A judged placement that replaces the last command (see ``_replace``)."""
+
+    command: Command
 
 
 def make_service(

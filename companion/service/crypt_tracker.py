@@ -153,6 +153,9 @@ class CryptJudgement:
     touch: int | None = None
     #: What the players should do, in their words (None: nothing to say).
     message: Msg | None = None
+    #: ``command`` replaces the last one: the hand carried the meeple on (the service
+    #: judged the board as before that command).
+    replaces: bool = False
 
 
 def judge(

@@ -250,15 +250,20 @@ class BoardGameLoop(GameLoop[P]):
         """Publish the board as it now stands (a game may apply a due placement first)."""
         self._publish([])
 
+    def _quiet_for(self, command: Any) -> float:
+        """How long the board stays quiet before ``command`` is applied (a game may
+        wait for some placements and not for others)."""
+        return self.quiet_s
+
     def _placement_due_in(self) -> float | None:
         """Seconds until a pending placement is due (None: nothing pending)."""
         if self._pending is None:
             return None
-        return self._last_change + self.quiet_s - self.clock()
+        return self._last_change + self._quiet_for(self._pending[0]) - self.clock()
 
     def _apply_pending(self) -> None:
         pending = self._pending
-        if pending is None or self.clock() < self._last_change + self.quiet_s:
+        if pending is None or self.clock() < self._last_change + self._quiet_for(pending[0]):
             return
         self._pending = None
         command, occupied = pending
@@ -269,7 +274,7 @@ class BoardGameLoop(GameLoop[P]):
         except RetryLater as exc:  # the journal cannot be written: try again soon
             log.warning("%s: placement waits: %s", self.loop_name, exc)
             self._pending = pending
-            self._last_change = self.clock() + RETRY_S - self.quiet_s
+            self._last_change = self.clock() + RETRY_S - self._quiet_for(pending[0])
             self._publish([])
         except self.refusals as exc:  # the game moved on meanwhile: judge again
             log.warning("%s: placement no longer legal: %s", self.loop_name, exc)
