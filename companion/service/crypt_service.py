@@ -623,12 +623,8 @@ class CryptService(BoardGameLoop[CryptPublished]):
         self._hold_placement(
             Replacement(command) if judged.replaces and command is not None else command
         )
-        due = self._placement_due_in()
-        if apply_due and due is not None and due <= 0:
-            version = self._published.version
-            self._apply_pending()
-            if self._published.version != version:
-                return  # the move (or its refusal) is published
+        if apply_due and self._applied_due():
+            return  # the move (or its refusal) is published
         self._set_published(published)
         if self._computer_may_move():
             if self._computer_at is None:

@@ -280,6 +280,16 @@ class BoardGameLoop(GameLoop[P]):
             log.warning("%s: placement no longer legal: %s", self.loop_name, exc)
             self._publish([])
 
+    def _applied_due(self) -> bool:
+        """Apply a held placement that is due at once (no quiet period for it); True
+        when that published something (the move, or its refusal)."""
+        due = self._placement_due_in()
+        if due is None or due > 0:
+            return False
+        before = self._published
+        self._apply_pending()
+        return self._published is not before
+
     def _hold_placement(self, command: Any) -> None:
         """Remember the tracker's judged placement (or forget it: None)."""
         self._pending = (command, frozenset(self._occupied)) if command is not None else None

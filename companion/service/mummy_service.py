@@ -638,12 +638,8 @@ class Service(BoardGameLoop[Published]):
             if judged.replaces and judged.command is not None
             else judged.command
         )
-        due = self._placement_due_in()
-        if apply_due and due is not None and due <= 0:
-            version = self._published.version
-            self._apply_pending()
-            if self._published.version != version:
-                return  # the move (or its refusal) is published
+        if apply_due and self._applied_due():
+            return  # the move (or its refusal) is published
         self._set_published(published)
 
     def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:
