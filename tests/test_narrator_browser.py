@@ -71,10 +71,13 @@ def stub(voices: list[dict[str, Any]]) -> str:
     return STUB.replace("VOICES_HERE", json.dumps(voices))
 
 
-def open_seat(browser: Any, url: str, code: str, lang: str, voices: list[dict[str, Any]]) -> Any:
+def open_seat(
+    browser: Any, url: str, code: str, lang: str, voices: list[dict[str, Any]], also: str = ""
+) -> Any:
+    """A phone in ``lang`` with ``voices`` (and the init script ``also``) joins a seat."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
     context.add_cookies([{"name": "lang", "value": lang, "url": url}])
-    context.add_init_script(stub(voices))
+    context.add_init_script(stub(voices) + also)
     page = context.new_page()
     page.set_default_timeout(8000)
     page.goto(f"{url}/join/{code}")
@@ -106,8 +109,9 @@ def heard(service: Any, role: str, lang: str) -> list[str]:
     return [localize(event_json(e, setup, role)["text"], lang) for e in events]
 
 
-def start_game(browser: Any, appliance: Any, url: str, label: str | None = None) -> dict[str, str]:
-    """The host starts a maze game (``label``: an option to tick first); the seats' codes."""
+def start_game(browser: Any, appliance: Any, url: str, label: Any = None) -> tuple[Any, dict]:
+    """The host starts a maze game (``label``: an option to tick first): the host's page
+    and the seats' codes."""
     expect = sync_api.expect
     host = browser.new_context(viewport=PHONE).new_page()
     host.goto(url + "/")
@@ -116,7 +120,7 @@ def start_game(browser: Any, appliance: Any, url: str, label: str | None = None)
     host.get_by_role("button", name="Start the game").click()
     expect(host.locator("#seats li")).to_have_count(5)
     put_board_right(appliance)
-    return {
+    return host, {
         str(li.get_attribute("data-seat")): li.locator(".code").inner_text()
         for li in host.locator("#seats li").all()
     }
@@ -128,7 +132,7 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
     appliance, url = site
     service = appliance.service
     expect = sync_api.expect
-    codes = start_game(browser, appliance, url)
+    _, codes = start_game(browser, appliance, url)
 
     table = open_seat(browser, url, codes["table"], "en", VOICES)
     mummy = open_seat(browser, url, codes["mummy"], "de", VOICES)
@@ -212,7 +216,7 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
 def test_a_phone_without_a_voice_for_the_language_says_so(site, browser) -> None:
     appliance, url = site
     expect = sync_api.expect
-    codes = start_game(browser, appliance, url)
+    _, codes = start_game(browser, appliance, url)
     # A German page on a phone with English voices only; an English one with none at all.
     german = open_seat(browser, url, codes["table"], "de", VOICES[:1])
     english = open_seat(browser, url, codes["watch"], "en", [])

@@ -12,6 +12,7 @@ from typing import Any
 from companion.games.mummy.commands import Command
 from companion.games.mummy.engine import apply, make_setup, new_game
 from companion.games.mummy.events import Event
+from companion.games.mummy.first_game import Lesson, new_lessons, taught
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.record import (
     command_from_json,
@@ -44,10 +45,25 @@ class RunningGame:
     #: Bumped by every accepted or replaced command: a decision made for the game as it
     #: stood is stale once this has moved on.
     changes: int = 0
+    #: A first game's lessons, step by step: those the start showed, then those each
+    #: command showed (``first_game.py``; all empty in other games).
+    lessons: list[tuple[Lesson, ...]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.state is None:
             self.state, self.last_events = new_game(self.setup)
+            self.lessons = [self._teach(None, self.state, self.last_events)]
+
+    def _teach(self, before: State | None, after: State, events: list[Event]) -> tuple[Lesson, ...]:
+        """The lessons a moment shows (none unless the game is a first game)."""
+        if not self.setup.options.first_game:
+            return ()
+        return new_lessons(taught(self.lessons), before, after, events)
+
+    @property
+    def lessons_now(self) -> tuple[Lesson, ...]:
+        """The lessons the pages show now: those of the last command (or the start)."""
+        return self.lessons[-1] if self.lessons else ()
 
     @property
     def owners(self) -> list[str]:
@@ -72,6 +88,7 @@ class RunningGame:
         self.previous = self.state
         self.actions.append(describe(self.current, command))
         self.commands.append(command)
+        self.lessons.append(self._teach(self.previous, state, events))
         self.state = state
         self.last_events = events
         self.changes += 1
@@ -81,6 +98,8 @@ class RunningGame:
         self.commands[-1] = command
         assert self.previous is not None
         self.actions[-1] = describe(self.previous, command)
+        self.lessons.pop()  # the replaced command's lessons: those of the new one
+        self.lessons.append(self._teach(self.previous, state, events))
         self.state = state
         self.last_events = events
         self.changes += 1
@@ -117,9 +136,12 @@ def make_game_setup(
     seed: int,
     mummy_moves_exactly: bool = False,
     mummy_sees_treasures: bool = True,
+    first_game: bool = False,
 ) -> Setup:
     """A setup from the host page's choices."""
     options = Options(
-        mummy_moves_exactly=mummy_moves_exactly, mummy_sees_treasures=mummy_sees_treasures
+        mummy_moves_exactly=mummy_moves_exactly,
+        mummy_sees_treasures=mummy_sees_treasures,
+        first_game=first_game,
     )
     return make_setup(maze, tuple(colours), seed=seed, options=options)

@@ -21,6 +21,7 @@ from companion.board.scene import Mode, Scene
 from companion.games.mummy.commands import Command, Move, MummyStep
 from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.events import Event, SeekerCaught
+from companion.games.mummy.first_game import Lesson
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
 from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import Phase
@@ -75,6 +76,8 @@ class Published:
     action_key: str = ""
     #: The game in short once it is over (None until then: it reveals every card).
     summary: Summary | None = None
+    #: A first game's lessons shown now, each with its seat (``first_game.py``).
+    lessons: tuple[Lesson, ...] = ()
 
 
 class ActionMoved(ServiceError):
@@ -605,6 +608,7 @@ class Service(BoardGameLoop[Published]):
             notice=self._notice,
             action_key=self._action_key(),
             summary=self._summary_now(),
+            lessons=self.game.lessons_now,
         )
 
     def _summary_now(self) -> Summary | None:

@@ -142,6 +142,7 @@ class TableOptions:
     computer: str = ""  # "": a person plays the mummy; else the computer's level
     aid: bool = False  # the mummy's page shows where each seeker can still be
     pace: float = 0.5  # seconds between the computer mummy's steps
+    first_game: bool = False  # each new situation explained once (a rematch turns it off)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
@@ -169,6 +170,7 @@ class TableOptions:
             computer=computer,
             aid=bool(data.get("aid", False)),
             pace=pace,
+            first_game=bool(data.get("first_game", False)),
         )
 
 

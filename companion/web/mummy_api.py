@@ -11,6 +11,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, session
@@ -129,6 +130,7 @@ NEW_TABLE = obj(
             "", "easy", "normal", "hard", words="The computer mummy plays easy, normal or hard."
         ),
         "aid": BOOLEAN,
+        "first_game": BOOLEAN,
         "pace": {
             "type": "number",
             "minimum": 0,
@@ -433,7 +435,9 @@ def host_rematch() -> ResponseReturnValue:
     table = store.table
     if table is None:
         abort(400, "Set up a game first.")
-    return _set_up(store, list(table.colours), table.options, body().get("replaces"))
+    # A first game teaches once: the rematch is a game like any other.
+    options = replace(table.options, first_game=False)
+    return _set_up(store, list(table.colours), options, body().get("replaces"))
 
 
 def _set_up(
@@ -866,6 +870,7 @@ def _start_game(store: Seats, table: Table, **options: Any) -> None:
             table.colours,
             mummy_moves_exactly=table.options.exact,
             mummy_sees_treasures=table.options.treasures,
+            first_game=table.options.first_game,
             also=stage,
             **options,
         )

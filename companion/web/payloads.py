@@ -31,6 +31,7 @@ from companion.games.mummy.events import (
     TurnLost,
     TurnStarted,
 )
+from companion.games.mummy.first_game import lessons_for
 from companion.games.mummy.maze import Maze, Treasure
 from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import MummyMoveKind, Phase, Setup, State, Winner
@@ -82,6 +83,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         "takeback_key": _takeback_key(published, "mummy"),
         "notice": notice_json(published, "mummy"),
         "summary": end_summary(published),
+        "lessons": lessons_for(published.lessons, "mummy"),
     }
     if aid is not None and table.options.aid:
         payload["aid"] = aid
@@ -153,6 +155,7 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "takeback_key": _takeback_key(published, f"seeker{seeker}"),
         "notice": notice_json(published, "seeker"),
         "summary": end_summary(published),
+        "lessons": lessons_for(published.lessons, f"seeker{seeker}"),
     }
 
 

@@ -66,6 +66,8 @@ def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
             "mummy_sees_treasures": o.mummy_sees_treasures,
         },
     }
+    if o.first_game:
+        data["options"]["first_game"] = True
     if setup.hands is not None:
         data["hands"] = [[setup.maze.cell_name(t.cell) for t in hand] for hand in setup.hands]
     data["maze"] = maze_text
@@ -73,7 +75,7 @@ def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
 
 
 SETUP_KEYS = ("record", "version", "seed", "seekers", "options", "hands", "maze")
-OPTION_KEYS = ("mummy_die_faces", "mummy_moves_exactly", "mummy_sees_treasures")
+OPTION_KEYS = ("mummy_die_faces", "mummy_moves_exactly", "mummy_sees_treasures", "first_game")
 
 
 def setup_from_json(data: Any) -> Setup:
@@ -90,6 +92,7 @@ def setup_from_json(data: Any) -> Setup:
         mummy_die_faces=each(faces, lambda v: whole(v, "a mummy die face", low=0, high=99)),
         mummy_moves_exactly=opts.boolean("mummy_moves_exactly", default=False),
         mummy_sees_treasures=opts.boolean("mummy_sees_treasures", default=True),
+        first_game=opts.boolean("first_game", default=False),
     )
     seekers = each(fields.array("seekers"), _figures)
     _check_seekers(seekers)

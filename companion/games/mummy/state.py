@@ -50,6 +50,9 @@ class Options:
     mummy_moves_exactly: bool = False
     #: The mummy's page shows the treasures (default: yes, both sides show the same maze).
     mummy_sees_treasures: bool = True
+    #: A first game: each new situation is explained once on its seat's page
+    #: (``first_game.py``); off for later games.
+    first_game: bool = False
 
 
 #: Ankhs the mummy needs to win, by number of seekers (RULES.md: 1 seeker -> 3).

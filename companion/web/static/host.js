@@ -90,6 +90,7 @@ $("setup").addEventListener("submit", ev => {
     computer: form.querySelector("input[name=computer]:checked").value,
     pace: Number(form.querySelector("input[name=pace]").value || 0.5),
     aid: form.querySelector("input[name=aid]").checked,
+    first_game: form.querySelector("input[name=first_game]").checked,
     replaces: gameShown,
   };
   if ($("game-line") && !confirm(_("Start a new game? The game now on the board ends."))) return;

@@ -29,6 +29,7 @@ function render(data) {
   const same = picked && (data.routes || []).find(r => r.cell === picked.cell && r.path.join() === picked.path.join());
   picked = same || null;
   $("guidance").textContent = data.guidance;
+  renderLessons(data.lessons);
   if (data.stage === "dealing") {
     clearGame(board);
     $("controls").hidden = true;

@@ -287,6 +287,17 @@ function renderCaught(caught) {
   box.textContent = (caught || []).join(" ");
 }
 
+// A first game: what is new for this seat, explained (the server sends a lesson once,
+// while its situation is new, and only to the seat whose situation it is).
+function renderLessons(lessons) {
+  const box = $("lessons");
+  if (!box) return;
+  const list = lessons || [];
+  box.hidden = !list.length;
+  box.replaceChildren(...(list.length ? [el("strong", {}, _("First game"))] : []),
+                      ...list.map(text => el("p", {class: "lesson"}, text)));
+}
+
 function renderHeaderAnkhs(text) {
   const box = $("ankhs");
   if (box) box.textContent = text;

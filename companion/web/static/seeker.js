@@ -26,6 +26,7 @@ function render(data) {
   renderTakeback(ROLE, data.takeback, render, data.takeback_key);
   current = data;
   $("guidance").textContent = data.guidance;
+  renderLessons(data.lessons);
   if (data.stage === "dealing") return renderDealing(data);
   $("dealing").hidden = true;
   $("controls").hidden = false;

@@ -1,0 +1,139 @@
+"""A first game that teaches itself: each new situation explained once, to its seat.
+
+When the host starts a "first game" (``Options.first_game``), every situation a player
+meets for the first time (their first roll, a mummy face set aside, a reroll, the
+announcement, the move on the board, a resolve, the mummy's roll and move, a catch, a
+card to play) is explained in a sentence or two on the page of the seat whose turn it
+is.  Pure: which lessons a moment brings follows from the game's commands alone (the
+state before and after a command, and its events), so a reload, a second phone or a
+restart (the journal replays the commands) shows the same lessons, never one twice and
+none lost.  A seeker's lesson goes to that seeker's page only; the mummy's page gets
+only the mummy's situations, none of which reveals a seeker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from companion.i18n import N_, Msg, word
+
+from .dice import Face
+from .engine import playable_card
+from .events import DiceRolled, Event, SeekerCaught
+from .state import Phase, State
+
+
+@dataclass(frozen=True, order=True)
+class Lesson:
+    """One situation explained to one seat ("mummy", "seeker0", ...)."""
+
+    seat: str
+    key: str
+
+    @property
+    def text(self) -> Msg:
+        return word(TEXTS[self.key])
+
+
+#: Each situation's explanation, in the order a game usually meets them.
+TEXTS = {
+    "roll": N_(
+        "Your turn begins with a roll of the five white seeker dice. "
+        "Then you pick one die and move your figure by it."
+    ),
+    "mummy_face": N_(
+        "A die showing the mummy face is set aside and stays out. "
+        "Each one gives the mummy a step more, until a seeker resolves them."
+    ),
+    "reroll": N_(
+        "You rolled again: only the dice without the mummy face were thrown. "
+        "You may roll again as often as you like, and each new mummy face stays out too."
+    ),
+    "announce": N_(
+        "Pick one die of this roll and tap it to announce it aloud. Everyone hears the "
+        "number; the mummy never learns where you go."
+    ),
+    "move": N_(
+        "Now move your figure on the board: a number exactly that many cells, around "
+        "corners too, never through a wall or the mummy and never ending on another "
+        "figure. The arrow goes straight on to the last free cell."
+    ),
+    "resolve": N_(
+        "Mummy faces lie out, so you may resolve them before you roll. The mummy then "
+        "makes an intermediate move of that many steps, and you roll all five dice."
+    ),
+    "mummy_roll": N_(
+        "Your turn: roll the brown mummy die. Your move has that many steps, plus one "
+        "for every mummy face lying out."
+    ),
+    "mummy_move": N_(
+        "Walk the mummy one step at a time: tap a lit cell or an arrow, or a cell further "
+        "away for the whole way. You cannot see the seekers; one standing where you step "
+        "is caught."
+    ),
+    "catch": N_(
+        "You caught a seeker: the figure goes into the sarcophagus and its player gives "
+        "you an ankh. With enough ankhs the mummy wins."
+    ),
+    "card": N_(
+        "Your figure stands on the treasure of one of your mission cards. Play the card "
+        "face up for everyone, or end the turn and keep it; whoever plays their last "
+        "card wins."
+    ),
+}
+
+
+def situations(before: State | None, after: State, events: Sequence[Event]) -> list[Lesson]:
+    """The situations a moment brings, each with the seat it is explained to: what the
+    command's events did (a roll, a reroll, a catch) and what the game now waits for."""
+    setup = after.setup
+    found: list[Lesson] = []
+    for event in events:
+        if isinstance(event, DiceRolled):
+            roller = f"seeker{setup.figure_owner[event.figure]}"
+            if before is not None and before.phase is Phase.SEEKER_ROLLED:
+                found.append(Lesson(roller, "reroll"))
+            if Face.MUMMY in event.faces:
+                found.append(Lesson(roller, "mummy_face"))
+        elif isinstance(event, SeekerCaught):
+            found.append(Lesson("mummy", "catch"))
+    seat = f"seeker{after.seeker}"
+    phase = after.phase
+    if phase is Phase.SEEKER_TURN:
+        found.append(Lesson(seat, "resolve" if after.may_resolve and after.dice_out else "roll"))
+    elif phase is Phase.SEEKER_ROLLED:
+        found.append(Lesson(seat, "announce"))
+    elif phase is Phase.SEEKER_MOVING:
+        found.append(Lesson(seat, "move"))
+    elif phase is Phase.SEEKER_CARD and playable_card(after) is not None:
+        found.append(Lesson(seat, "card"))
+    elif phase is Phase.MUMMY_ROLL:
+        found.append(Lesson("mummy", "mummy_roll"))
+    elif phase is Phase.MUMMY_MOVING:
+        found.append(Lesson("mummy", "mummy_move"))
+    return found
+
+
+def new_lessons(
+    taught: Iterable[Lesson], before: State | None, after: State, events: Sequence[Event]
+) -> tuple[Lesson, ...]:
+    """The lessons this moment shows: its situations that ``taught`` (every lesson shown
+    earlier in the game) does not hold yet, each once."""
+    seen = set(taught)
+    out: list[Lesson] = []
+    for lesson in situations(before, after, events):
+        if lesson not in seen:
+            seen.add(lesson)
+            out.append(lesson)
+    return tuple(out)
+
+
+def taught(steps: Iterable[Sequence[Lesson]]) -> frozenset[Lesson]:
+    """Every lesson shown in a game so far (its lessons step by step)."""
+    return frozenset(lesson for step in steps for lesson in step)
+
+
+def lessons_for(lessons: Sequence[Lesson], seat: str) -> list[Msg]:
+    """The explanations one seat's page shows now (another seat's are never sent)."""
+    return [lesson.text for lesson in lessons if lesson.seat == seat]
