@@ -56,6 +56,9 @@ STUB = """
   const synth = {
     speak(u) {
       window.spoken.push({text: u.text, lang: u.lang, voice: u.voice && u.voice.name});
+      // window.speakError: the phone refuses the words with that error (as phones do).
+      if (window.speakError) { if (u.onerror) u.onerror({error: window.speakError}); }
+      else if (u.onstart) u.onstart();
     },
     cancel() {}, pause() {}, resume() {},
     getVoices() { return voices; },
@@ -132,7 +135,7 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
     appliance, url = site
     service = appliance.service
     expect = sync_api.expect
-    _, codes = start_game(browser, appliance, url)
+    host, codes = start_game(browser, appliance, url)
 
     table = open_seat(browser, url, codes["table"], "en", VOICES)
     mummy = open_seat(browser, url, codes["mummy"], "de", VOICES)
@@ -204,9 +207,14 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
     table.wait_for_function("() => document.querySelector('#log li')")
     time.sleep(0.3)
     assert spoken(table) == []
-    # Off again: nothing is spoken (not even a word of confirmation).
+    # Off again: nothing is spoken (not even a word of confirmation), over a whole game.
     table.locator("#narrator").click()
     expect(table.locator("#narrator")).to_have_attribute("aria-pressed", "false")
+    host.evaluate("post('/api/host/rematch', {})")
+    put_board_right(appliance)
+    play_on(appliance, pace=lambda: time.sleep(0.01))
+    expect(table.locator("#guidance")).to_contain_text("wins")
+    assert len(heard(service, "table", "en")) > 10
     assert spoken(table) == []
     for page in pages:
         expect(page.locator("#narrator-note")).to_be_hidden()
@@ -230,3 +238,22 @@ def test_a_phone_without_a_voice_for_the_language_says_so(site, browser) -> None
     shot(german, "narrator-no-voice-de")
     # It still queues its words without a voice (the phone may speak them its own way).
     assert [u["voice"] for u in spoken(german)] == [None]
+
+    # A phone whose only voice for the language needs the internet says so too.
+    online = open_seat(browser, url, codes["mummy"], "en", [{**VOICES[0], "localService": False}])
+    online.locator("#narrator").click()
+    expect(online.locator("#narrator-note")).to_contain_text("needs the internet")
+    # A phone that refuses to speak before a first tap (after a reload) asks for one,
+    # and the tap ends the note.
+    shy = open_seat(browser, url, codes["seeker0"], "en", VOICES)
+    shy.evaluate("window.speakError = 'not-allowed'")
+    shy.locator("#narrator").click()
+    expect(shy.locator("#narrator-note")).to_contain_text("Tap the page once")
+    shy.locator("#guidance").click()
+    expect(shy.locator("#narrator-note")).to_be_hidden()
+    # Any other failure (a network voice offline) is named in words, not kept silent.
+    shy.evaluate("window.speakError = 'network'")
+    shy.locator("#narrator").click()
+    shy.locator("#narrator").click()
+    expect(shy.locator("#narrator-note")).to_contain_text("could not speak")
+    expect(shy.locator("#narrator-note")).to_have_attribute("title", "network")

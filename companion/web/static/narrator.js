@@ -70,7 +70,19 @@ const narrator = {
     const voice = this.voices()[0];
     utterance.lang = voice ? voice.lang : this.lang();
     if (voice) utterance.voice = voice;
+    // A phone that will not speak says why on the page (never a silent narrator).
+    utterance.onerror = ev => this.trouble(ev && ev.error);
+    utterance.onstart = () => this.trouble(null);
     synth.speak(utterance);
+  },
+
+  // What stopped the last words: "not-allowed" (the phone waits for a first tap on the
+  // page), another failure (no network for a network voice, no voice), or null (it spoke).
+  // Words cut short by the switch ("interrupted", "canceled") are no trouble.
+  trouble(error) {
+    if (error === "interrupted" || error === "canceled") return;
+    this.problem = error || null;
+    this.renderNote();
   },
 
   // The switch, and a note under the header when the phone has no voice for the language.
@@ -94,9 +106,16 @@ const narrator = {
         text = _("This phone cannot speak: the narrator stays silent here.");
       } else if (this.voicesKnown && !this.voices().length) {
         text = _("This phone has no voice for this language: the narrator stays silent. A voice can be added in the phone's speech settings.");
+      } else if (this.problem === "not-allowed") {
+        text = _("Tap the page once: the phone lets the narrator speak only after a tap.");
+      } else if (this.problem) {
+        text = _("The phone could not speak the narrator's words. Its voice for this language may need the internet, which the companion's Wi-Fi does not have.");
+      } else if (this.voicesKnown && this.voices()[0].localService === false) {
+        text = _("This phone's voice for this language needs the internet: without it the narrator stays silent.");
       }
     }
     note.textContent = text;
+    note.title = this.problem || "";  // the phone's own word for what went wrong
     note.hidden = !text;
   },
 
@@ -113,6 +132,11 @@ const narrator = {
     this.render();
     const box = document.getElementById("narrator");
     if (box) box.addEventListener("click", () => this.set(!this.on()));
+    // After a reload the phone may wait for a tap before it speaks: the first tap ends
+    // that note (the next words then come).
+    document.addEventListener("pointerdown", () => {
+      if (this.problem === "not-allowed") this.trouble(null);
+    });
   },
 };
 
