@@ -105,6 +105,5 @@ $("end").addEventListener("click", () => act("/check/api/end", {}));
 fetch("/check/api/state", {credentials: "same-origin"}).then(r => r.json()).then(view => {
   render(view);
   loadReports();
-  const source = new EventSource("/check/api/stream");  // reconnects by itself
-  source.onmessage = ev => render(JSON.parse(ev.data));
+  liveStream("/check/api/stream", {onmessage: ev => render(JSON.parse(ev.data))});  // live.js
 });

@@ -290,9 +290,7 @@ async function startGame(ev) {
 
 function connect() {
   if (!window.EventSource) { setInterval(() => api("/crypt/api/state"), 1000); return; }
-  const source = new EventSource("/crypt/api/stream");
-  source.onmessage = ev => render(JSON.parse(ev.data));
-  source.onerror = () => { /* the browser reconnects by itself */ };
+  liveStream("/crypt/api/stream", {onmessage: ev => render(JSON.parse(ev.data))});  // live.js
 }
 
 buildBoard();

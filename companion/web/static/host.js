@@ -155,8 +155,9 @@ for (const button of document.querySelectorAll(".give-board")) {
   });
 }
 
-// The host page follows its live stream, as the seats' pages do (EventSource reconnects
-// by itself; a stream ended because the host's cookie is gone reloads to the PIN form).
-const hostStream = new EventSource("/api/host/stream");
-hostStream.onmessage = ev => update(JSON.parse(ev.data));
-hostStream.onerror = () => { if (hostStream.readyState === EventSource.CLOSED) location.reload(); };
+// The host page follows its live stream, as the seats' pages do (it reconnects by itself,
+// live.js; a stream refused because the host's cookie is gone reloads to the PIN form).
+liveStream("/api/host/stream", {
+  onmessage: ev => update(JSON.parse(ev.data)),
+  onclosed: reloadIfRefused("/api/host/status"),
+});

@@ -874,10 +874,11 @@
       setInterval(() => call("/view").then((v) => accept(v, true)).catch(() => {}), 3000);
       return;
     }
-    const source = new EventSource(`${API}/stream`);
-    source.onmessage = (ev) => {
-      try { accept(JSON.parse(ev.data), false); } catch (err) { /* a broken message: wait for the next */ }
-    };
+    liveStream(`${API}/stream`, {  // reconnects by itself (live.js)
+      onmessage: (ev) => {
+        try { accept(JSON.parse(ev.data), false); } catch (err) { /* a broken message: wait for the next */ }
+      },
+    });
   }
 
   call("/view").then((v) => accept(v, true)).catch((err) => {

@@ -69,11 +69,14 @@ function live(role, render) {
     const box = $("offline");
     if (box) { box.hidden = ok; box.textContent = ok ? "" : UNREACHABLE; }
   };
-  const source = new EventSource(`/api/${role}/stream`);
-  source.onopen = () => setLink(true);
   const kept = {};  // the maze and the card list come in the first message only
-  source.onmessage = ev => {
-    const data = JSON.parse(ev.data);
+  const source = liveStream(`/api/${role}/stream`, {
+    onopen: () => setLink(true),
+    onmessage: ev => message(JSON.parse(ev.data)),
+    onerror: () => setLink(false),  // reconnects by itself (live.js)
+    onclosed: reloadIfRefused(`/api/${role}/state`),
+  });
+  const message = data => {
     if (data.stale) { source.close(); location.reload(); return; }
     keep(kept, data);
     setLink(true);
@@ -82,7 +85,6 @@ function live(role, render) {
     render(data);
     showEnd(data.summary);
   };
-  source.onerror = () => setLink(false);  // EventSource reconnects by itself
   return source;
 }
 

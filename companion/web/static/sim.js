@@ -53,9 +53,10 @@ async function toggle(position) {
 fetch("/sim/api/board").then(r => r.json()).then(data => {
   draw(data);
   update(data);
-  const source = new EventSource("/sim/api/stream");  // reconnects by itself
-  source.onmessage = ev => update(JSON.parse(ev.data));
-  // Refused on reconnecting (the host's cookie gone, or this device took the mummy's
-  // seat): the page reloads to say why.
-  source.onerror = () => { if (source.readyState === EventSource.CLOSED) location.reload(); };
+  // Reconnects by itself (live.js); refused because the host's cookie is gone, or this
+  // device took the mummy's seat, the page reloads to say why.
+  liveStream("/sim/api/stream", {
+    onmessage: ev => update(JSON.parse(ev.data)),
+    onclosed: reloadIfRefused("/sim/api/board"),
+  });
 });
