@@ -80,6 +80,7 @@ def test_a_first_game_explains_each_new_situation_once_on_its_page(site, browser
         """After every command: each lesson the server shows is on its seat's page."""
         for lesson in service.published.lessons:
             expect(pages[lesson.seat].locator("#lessons")).to_contain_text(text(lesson))
+            shot(pages[lesson.seat], f"first-game-{lesson.seat}-{lesson.key}")
 
     want: dict[str, list[str]] = {seat: [] for seat in SEATS}
     keys_in_english: set[str] = set()
