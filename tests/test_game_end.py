@@ -131,3 +131,38 @@ def test_the_past_games_list_loot_n_run_and_the_crypt_with_their_winners(table):
     assert crypt_game["winner"].startswith(best[0])
     page = host.get("/host/games", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "35 Punkte" in page and "Ben gewinnt." in page
+
+
+def test_after_the_maze_ends_no_seat_command_is_accepted_but_the_hosts_undo(table):
+    """Every seat's commands and take-backs after the end are refused in words (English
+    and German) and change nothing; the host's undo, only the host's, reopens the game."""
+    table.new_game(["red", "blue"])
+    phones = {s: table.device(s) for s in ("mummy", "seeker0", "seeker1", "table")}
+    play_on(table.appliance)
+    service = table.service
+    assert service.game.current.is_over
+    commands = list(service.game.commands)
+    key = service.published.action_key
+    tries = {
+        "mummy": [
+            ("/api/mummy/command", {"cmd": "roll_mummy_die"}),
+            ("/api/mummy/takeback", {"action": key}),
+        ],
+        "seeker0": [
+            ("/api/seeker/command", {"cmd": "roll"}),
+            ("/api/seeker/command", {"cmd": "end_turn"}),
+            ("/api/seeker/takeback", {"action": key}),
+        ],
+        "seeker1": [("/api/seeker/command", {"cmd": "roll"})],
+    }
+    for seat, sent in tries.items():
+        for path, body in sent:
+            for lang, words in (("en", "The game is over"), ("de", "Das Spiel ist vorbei")):
+                res = phones[seat].post(path, json=body, headers={"Accept-Language": lang})
+                assert 400 <= res.status_code < 500, (seat, path, res.status_code)
+                assert words in res.get_json()["error"], (seat, path, res.get_json())
+    for seat, phone in phones.items():  # a seat cannot use the host's undo
+        assert phone.post("/api/host/undo", json={"action": key}).status_code == 403, seat
+    assert service.game.commands == commands and service.game.current.is_over
+    undone = table.host.post("/api/host/undo", json={"action": key})
+    assert undone.status_code == 200 and not service.game.current.is_over

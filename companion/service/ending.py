@@ -1,9 +1,10 @@
 """After a side game's end (Loot N Run, the crypt): nothing more is accepted, except the
 host's undo of the winning action, confirmed by the key that names it.
 
-The maze's service has the same rule with its own keys (``mummy_service``); these two
-functions are what Loot N Run's and the crypt's loops check, inside the loop, so the
-state a check reads is the state the command would change.
+The maze's service has the same rule with its own keys (``mummy_service``: its commands
+after the end are refused by ``check_open`` too); these functions are what the loops
+check, inside the loop, so the state a check reads is the state the command would
+change.
 """
 
 from __future__ import annotations

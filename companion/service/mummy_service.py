@@ -30,6 +30,7 @@ from companion.games.mummy.takeback import Action, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 from companion.i18n import Msg, msg, word
 
+from .ending import check_open
 from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
 from .mummy_game import KIND, RunningGame, make_game_setup
@@ -393,6 +394,8 @@ class Service(BoardGameLoop[Published]):
                 raise ServiceError("The game moved on while the computer thought.")
             command = command.command
         state = self.game.current
+        if role != "board":
+            check_open(state.is_over)  # after the end only the host's undo (``_dispatch``)
         if role == "mummy" and not state.is_mummy_turn:
             raise ServiceError("It is not the mummy's turn.")
         if role.startswith("seeker") and state.is_mummy_turn:
