@@ -105,6 +105,14 @@ def test_a_game_against_the_computer_on_a_phone(served, tmp_path):
             browser.close()
 
 
+def host_phone(browser, base: str):
+    """A phone (390x844, touch) that opened the companion first: the host's device."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    page.goto(f"{base}/")
+    page.wait_for_url(f"{base}/host")
+    return page
+
+
 def test_the_end_of_a_game_offers_a_rematch_with_the_same_seats(served):
     from tests.test_crypt_service import COMPUTER, HUMAN, give_board_to_crypt, play_to_the_end
 
@@ -114,9 +122,7 @@ def test_the_end_of_a_game_offers_a_rematch_with_the_same_seats(served):
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
-            page.goto(f"{base}/")  # the first device is the host
-            page.wait_for_url(f"{base}/host")
+            page = host_phone(browser, base)
             page.goto(f"{base}/crypt")
             service.new_game(players=2, computer=COMPUTER, first_player=HUMAN, seed=3)
             give_board_to_crypt(appliance)
@@ -136,5 +142,43 @@ def test_the_end_of_a_game_offers_a_rematch_with_the_same_seats(served):
             state = page.evaluate("fetch('/crypt/api/state').then(r => r.json())")
             assert [p["colour"] for p in state["players"]] == colours
             assert service.game.computer == COMPUTER
+        finally:
+            browser.close()
+
+
+def test_before_the_crypt_has_the_board_nothing_invites_a_tap_and_no_error_stays(served):
+    """Another game holds the board: the squares take no tap and invite none; an error a
+    seat's page showed then (a command sent anyway) goes once the host gives the board."""
+    base, appliance = served
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            host = host_phone(browser, base)
+            table = host.evaluate(
+                """() => fetch('/api/host/game', {method: 'POST',
+                      headers: {'Content-Type': 'application/json'},
+                      body: JSON.stringify({colours: ['red']})}).then((r) => r.json())"""
+            )
+            code = next(s["code"] for s in table["table"]["seats"] if s["seat"] == "seeker0")
+            red = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            red.goto(f"{base}/join/{code}")
+            red.locator("#join").tap()
+            red.wait_for_url(f"{base}/seeker")
+            red.goto(f"{base}/crypt")
+            expect(red.locator("#board-game")).to_contain_text("The board plays the mummy maze")
+            expect(red.locator(".sq:disabled")).to_have_count(64)
+            expect(red.locator(".sq.hint")).to_have_count(0)
+            red.evaluate("api('/crypt/api/command', {kind: 'pass'})")  # sent anyway
+            expect(red.locator("#error")).to_contain_text("The board plays")
+            given = host.evaluate(
+                """() => fetch('/crypt/api/board', {method: 'POST',
+                      headers: {'Content-Type': 'application/json'},
+                      body: JSON.stringify({game: 'crypt', pause: true})}).then((r) => r.status)"""
+            )
+            assert given == 200 and appliance.hub.active == "crypt"
+            expect(red.locator("#board-game")).to_contain_text("The board plays Into the Crypt")
+            expect(red.locator("#error")).to_be_hidden()
+            expect(red.locator(".sq:disabled")).to_have_count(0)
         finally:
             browser.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from tests.test_browser import CHROMIUM, PHONE, phone, shot, sync_api
 from tests.test_end_browser import browser, put_board_right, site
+from tests.test_touch_browser import too_small
 
 __all__ = ["CHROMIUM", "browser", "site"]
 
@@ -88,15 +89,21 @@ def test_loot_n_run_to_its_end_on_every_seats_phone_and_a_rematch(site, browser)
         expect(page.locator("#tool-correct")).to_be_disabled()
     shot(pages["seeker0"], "lootnrun-end-seeker")
     shot(host, "lootnrun-end-host")
-    for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]', "#end-undo"):
-        box = host.locator(selector).bounding_box()
-        assert box is not None and box["width"] >= 44 and box["height"] >= 44, selector
+    expect(host.locator("#end #end-undo")).to_be_visible()
+    # Every control of every page at the end is a thumb's target.
+    small = {seat: too_small(page) for seat, page in pages.items()}
+    assert not any(small.values()), small
 
-    # German: the same end screen in the page's language.
+    # German: the same end screen in the page's language, its controls as large.
     german = pages["table"]
     german.locator('nav.language button[data-lang="de"]').click()
     expect(german.locator("#end .winner")).to_have_text("Ben gewinnt.")
     expect(german.locator("#end")).to_contain_text("Spielende")
+    host.locator('nav.language button[data-lang="de"]').click()
+    expect(host.locator("#end #rematch")).to_have_text("Revanche (gleiche Plätze)")
+    assert too_small(host) == [] and too_small(german) == []
+    host.locator('nav.language button[data-lang="en"]').click()
+    expect(host.locator("#end #rematch")).to_have_text("Rematch (same seats)")
 
     # The host's undo of the winning reveal, confirmed, reopens the game on every page.
     host.locator("#end-undo").click()
@@ -156,9 +163,15 @@ def test_the_crypt_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) 
             expect(end.locator("button")).to_have_count(0)
     shot(pages["mummy"], "crypt-end-seat")
     shot(host, "crypt-end-host")
-    for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]', "#end-undo"):
-        box = host.locator(selector).bounding_box()
-        assert box is not None and box["width"] >= 44 and box["height"] >= 44, selector
+    expect(host.locator("#end #end-undo")).to_be_visible()
+    small = {seat: too_small(page) for seat, page in pages.items()}
+    assert not any(small.values()), small
+    host.locator('nav.language button[data-lang="de"]').click()
+    expect(host.locator("#end")).to_contain_text("Spielende")
+    expect(host.locator("#end")).to_contain_text(f"{state.ply} Züge gespielt.")
+    assert too_small(host) == []
+    host.locator('nav.language button[data-lang="en"]').click()
+    expect(host.locator("#end #rematch")).to_have_text("Rematch (same seats)")
 
     # Rematch: one tap, the same colours and the computer in the same seat.
     host.locator("#end #rematch").click()
