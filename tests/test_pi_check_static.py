@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -123,3 +124,66 @@ def test_the_recorded_syscalls_are_held_against_the_units_filter(
     assert module.check_syscalls(["[Service]\n"], "", LISTING) == [
         "no syscalls recorded (QEMU_STRACE gave nothing)"
     ]
+
+
+def load_update_check() -> ModuleType:
+    path = ROOT / "tools" / "pi-check" / "update_check.py"
+    spec = importlib.util.spec_from_file_location("update_check", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_update_steps_game_check_holds_across_a_restart_and_fails_on_a_new_key(
+    tmp_path: Path,
+) -> None:
+    """pi-check's update step judges "journal and secret key kept" by the host's cookie
+    opening the same game after the restart: over a real ``companion run --mock``, a
+    restart keeps it, a new secret key (the file gone) fails it with words."""
+    from companion.bench.clients import run_companion
+
+    check = load_update_check()
+    state, saved = tmp_path / "state", tmp_path / "game.json"
+    state.mkdir()
+    journal = state / "journal.sqlite3"
+
+    def restarted() -> tuple[subprocess.Popen[str], str]:
+        proc, port, _ = run_companion(str(state))
+        return proc, f"http://127.0.0.1:{port}"
+
+    proc, url = restarted()
+    try:
+        assert check.game(url, saved).startswith("game ")
+        assert "in the journal as it was" in check.same_game(url, saved, journal)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    proc, url = restarted()
+    try:
+        assert "in the journal as it was" in check.same_game(url, saved, journal)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    (state / "secret_key").unlink()
+    proc, url = restarted()
+    try:
+        with pytest.raises(SystemExit, match="no longer opens /api/host/status: HTTP Error 403"):
+            check.same_game(url, saved, journal)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+
+
+def test_the_update_steps_venv_check_names_a_file_that_is_not_the_clones(tmp_path: Path) -> None:
+    check = load_update_check()
+    site, clone = tmp_path / "site", tmp_path / "clone"
+    for where in (site, clone):
+        (where / "companion" / "pi").mkdir(parents=True)
+        (where / "companion" / "pi" / "install.py").write_text("new = True\n")
+    assert check.venv_is(site, clone) == "the venv's 1 companion files are the clone's"
+    (site / "companion" / "pi" / "install.py").write_text("new = False\n")
+    with pytest.raises(
+        SystemExit, match=r"1 files of the venv are not the clone's: \['companion/pi/install.py'\]"
+    ):
+        check.venv_is(site, clone)

@@ -78,6 +78,10 @@ def new_install(opt: Options) -> list[Step]:
     return [Step("venv and unit", "stand-in", build, "", lambda: install.VENV.exists())]
 
 
+def no_reboot() -> None:
+    return None
+
+
 def kept(table: dict[str, Path]) -> bool:
     return (
         (table["state"] / "journal.sqlite").read_bytes() == b"games"
@@ -93,7 +97,9 @@ def test_an_update_brings_the_new_version_and_keeps_the_tables_data(
     before, after = fetch(table["clone"], lines.append)
     assert before != after == git(table["clone"], "rev-parse", "HEAD")
     opt = Options(source=table["clone"], start=False)
-    assert update(opt, before, steps=new_install, check=lambda port: True, out=lines.append)
+    assert update(
+        opt, before, steps=new_install, check=lambda port: True, out=lines.append, reboot=no_reboot
+    )
     assert (table["venv"] / "version").read_text() == "new"  # built anew
     assert not table["venv"].with_name("venv.previous").exists()
     assert (table["units"] / install.UNIT_NAME).read_text() == "new unit"
@@ -111,7 +117,12 @@ def test_a_new_version_without_healthz_is_rolled_back(table: dict[str, Path]) ->
     answers = iter([False, True])  # the new one stays silent; the previous one answers
     opt = Options(source=table["clone"], start=False)
     assert not update(
-        opt, before, steps=new_install, check=lambda p: next(answers), out=lines.append
+        opt,
+        before,
+        steps=new_install,
+        check=lambda p: next(answers),
+        out=lines.append,
+        reboot=no_reboot,
     )
     assert git(table["clone"], "rev-parse", "HEAD") == before
     assert (table["venv"] / "version").read_text() == "previous"
@@ -119,6 +130,62 @@ def test_a_new_version_without_healthz_is_rolled_back(table: dict[str, Path]) ->
     assert kept(table)
     assert "[FAILED]  healthz: http://127.0.0.1:8080/healthz did not answer" in lines
     assert lines[-1] == f"the previous version {before[:10]} is back"
+
+
+def test_a_failing_step_is_rolled_back_and_names_the_update_to_run_again(
+    table: dict[str, Path],
+) -> None:
+    """A venv that cannot be installed (pip refuses the new constraints): the previous
+    version is back, and the words say to run the update again, not a plain install."""
+
+    def broken(opt: Options) -> list[Step]:
+        def pip() -> None:
+            install.VENV.mkdir(parents=True)
+            raise install.StepFailed("pip: ResolutionImpossible")
+
+        return [Step("python packages", "stand-in", pip, "")]
+
+    lines: list[str] = []
+    before, _ = fetch(table["clone"], lines.append)
+    opt = Options(source=table["clone"], start=False)
+    assert not update(
+        opt, before, steps=broken, check=lambda p: True, out=lines.append, reboot=no_reboot
+    )
+    assert "[FAILED]  python packages: pip: ResolutionImpossible" in lines
+    assert "          fix that, then run `sudo ./install.sh update` again" in lines
+    assert git(table["clone"], "rev-parse", "HEAD") == before
+    assert (table["venv"] / "version").read_text() == "previous"
+    assert kept(table)
+    assert lines[-1] == f"the previous version {before[:10]} is back"
+
+
+@pytest.mark.parametrize("healthz", [True, False], ids=["updated", "rolled back"])
+def test_an_update_ends_with_the_reboot_advice_while_one_is_pending(
+    table: dict[str, Path], tmp_path: Path, healthz: bool
+) -> None:
+    """The new version's firmware step may add config.txt lines: like an install, an
+    update (done or rolled back) ends with the advice while they wait for a boot (the
+    installer's own reboot_needed over a stand-in marker and SPI device)."""
+    marker, spidev = tmp_path / "reboot-pending", tmp_path / "spidev0.0"
+    spidev.touch()
+    marker.write_text("boot-1\ncore_freq=500\n")
+
+    def pending() -> str | None:
+        return install.reboot_needed(devices=[spidev], marker=marker, boot="boot-1")
+
+    lines: list[str] = []
+    before, _ = fetch(table["clone"], lines.append)
+    answers = iter([healthz, True])
+    opt = Options(source=table["clone"], start=False)
+    assert update(
+        opt, before, steps=new_install, check=lambda p: next(answers), out=lines.append,
+        reboot=pending,
+    ) is healthz  # fmt: skip
+    assert lines[-1] == (
+        "reboot once so that config.txt takes effect: core_freq=500 (a Pi 4's fixed core "
+        "clock: the NeoPixels' timing): sudo reboot"
+    )
+    assert lines[-2].startswith("updated to" if healthz else "the previous version")
 
 
 def test_a_clone_that_is_no_git_checkout_is_told_what_to_do(tmp_path: Path) -> None:

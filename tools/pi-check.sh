@@ -2,7 +2,8 @@
 # The emulated Raspberry Pi check (minutes; not part of `make test`).  Needs root and a
 # Debian host; installs qemu-user-static, mmdebstrap and systemd-container if missing.
 #
-#   sudo tools/pi-check.sh [--fresh] [--arch arm64|armhf] [--negatives] [WORKDIR]
+#   sudo tools/pi-check.sh [--fresh] [--arch arm64|armhf] [--negatives]
+#                          [--update-from REV | --no-update] [WORKDIR]
 #                                                           (WORKDIR: default /var/tmp/pi-check)
 #
 # --negatives breaks a copy of the clone three ways the issue found the check blind to and
@@ -28,13 +29,26 @@
 #    one of the unit's groups (tools/pi-check/device_access.py);
 # 7. boots the root with systemd-nspawn: the installed unit must reach "active" (the real
 #    start-up, not --mock, with the stand-in lgpio/spidev on its PYTHONPATH) and serve
-#    /healthz on port 80.
+#    /healthz on port 80;
+# 8. updates, in the booted root: the previous commit (HEAD~1, or --update-from REV) is
+#    installed from a git clone owned by pi (its installer, with the start), the host sets
+#    up a game (the journal), a secret key of our own is put in place and a board.toml
+#    the table edited; then `install.sh update` pulls this checkout: the service must
+#    restart and answer /healthz with the venv now this checkout's, the same game and
+#    host cookie (journal and secret key), board.toml unchanged, the removed key named
+#    and the new key at its default.  A stand-in: the previous commit's example board
+#    config is given one key this version's examples no longer have (leds.layout.stride)
+#    and lacks one they have (leds.gamma), so that both kinds of change are there to be
+#    named.  Then an update to a commit whose venv cannot be installed (a pin that no
+#    index has) must put this checkout back, running, with the same data.
+#    --no-update leaves step 8 out (--negatives does).
 # One line per step with its time; a failure prints "FAILED: <step>: <reason>" and the
 # log's end.
 set -euo pipefail
 FRESH=0
 ARCH=arm64
 NEGATIVES=0
+UPDATE_FROM=HEAD~1
 RUN=""
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 while [ $# -gt 0 ]; do
@@ -42,6 +56,8 @@ while [ $# -gt 0 ]; do
         --fresh) FRESH=1; shift ;;
         --arch) ARCH=${2:-}; shift 2 ;;
         --negatives) NEGATIVES=1; shift ;;
+        --update-from) UPDATE_FROM=${2:-}; shift 2 ;;
+        --no-update) UPDATE_FROM=""; shift ;;
         # internal (--negatives): check another copy of the clone, in a run of its own
         --repo) REPO=$(cd "$2" && pwd); shift 2 ;;
         --run) RUN=$2; shift 2 ;;
@@ -91,6 +107,19 @@ in_root() {
         PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"
 }
 
+# In the booted root (step 8): a command in its namespaces, and /healthz within N seconds.
+in_box() {
+    nsenter -t "$LEADER" -m -u -i -p -r -w -- /usr/bin/env -i \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+        LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"
+}
+healthz_within() {
+    for _ in $(seq "$1"); do curl -fsS --max-time 5 http://127.0.0.1/healthz > /dev/null 2>&1 && return 0; sleep 1; done
+    return 1
+}
+# git for the update's upstream and clone, run by root on files owned by pi
+g() { git -c user.name=pi-check -c user.email=pi-check@localhost -c safe.directory='*' "$@"; }
+
 if [ "$NEGATIVES" = 1 ]; then
     # Each breakage of a copy of the clone, and the step whose failure must name it.
     NEG=$W/negatives
@@ -116,7 +145,7 @@ if [ "$NEGATIVES" = 1 ]; then
         from=$W/root.base
         [ "${NEG_FROM:-}" != base ] && [ -x "$W/root/usr/bin/python3" ] && ! mountpoint -q "$W/root/proc" && from=$W/root
         PI_CHECK_FROM=$from \
-            "$copy/tools/pi-check.sh" --arch "$ARCH" --repo "$copy" --run "neg-$name" "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
+            "$copy/tools/pi-check.sh" --arch "$ARCH" --repo "$copy" --run "neg-$name" --no-update "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
             || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //' || true)
         [ -n "$got" ] || got="no FAILED line (see $NEG/$name.log)"
         if [[ $got == "$want:"* ]]; then result="failed there: ${got#"$want: "}"; else result="WRONG: $got"; status=1; fi
@@ -124,6 +153,11 @@ if [ "$NEGATIVES" = 1 ]; then
         rm -rf "$W/root-neg-$name"
     done
     exit $status
+fi
+
+if [ -n "$UPDATE_FROM" ]; then
+    PREV=$(git -C "$REPO" rev-parse --verify -q "$UPDATE_FROM^{commit}") \
+        || { echo "pi-check: --update-from $UPDATE_FROM is no commit of $REPO (--no-update leaves the update out)" >&2; exit 2; }
 fi
 
 step "host tools"
@@ -264,6 +298,14 @@ in_root systemd-analyze verify "$P_UNIT" > "$LOG/verify.log" 2>&1 \
 [ -s "$LOG/verify.log" ] && fail "systemd-analyze verify warned" "$LOG/verify.log"
 ok
 
+if [ -n "$UPDATE_FROM" ]; then
+    step "git in the root (for the update)"
+    # A table's clone came with git; the bare Debian root has none.
+    in_root sh -c 'command -v git >/dev/null || { apt-get update -qq && apt-get install -y -qq --no-install-recommends git; }' \
+        > "$LOG/git.log" 2>&1 || fail "apt-get install git" "$LOG/git.log"
+    ok "$(in_root git --version)"
+fi
+
 step "boot with systemd-nspawn"
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 # The Pi 4's cpuinfo at boot; the stand-in lgpio/spidev on the service's PYTHONPATH
@@ -304,6 +346,114 @@ curl -fsS --max-time 30 http://127.0.0.1/healthz > "$LOG/healthz.json" || fail "
 echo "    | $(head -c 300 "$LOG/healthz.json")"
 grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /'
 ok
+
+if [ -n "$UPDATE_FROM" ]; then
+    LEADER=$(pgrep -P "$NSPAWN" | head -1)
+    TABLE=/home/pi/table UPSTREAM=/home/pi/upstream.git
+    UPD=$W/update${RUN:+-$RUN}
+    CHECK="python3 $REPO/tools/pi-check/update_check.py"
+    site() { ls -d "$R$P_VENV"/lib/python3*/site-packages; }
+    unit_id() { in_box systemctl show -p InvocationID --value pyramid-companion.service; }
+    sha() { sha256sum "$R$1" | cut -c1-16; }
+
+    step "previous commit installed (${PREV:0:10})"
+    [ -n "$LEADER" ] || fail "no process of the booted root found under nspawn ($NSPAWN)"
+    rm -rf "$UPD" "$R$TABLE" "$R$UPSTREAM"; mkdir -p "$UPD/work"
+    git -C "$REPO" archive "$PREV" | tar -x -C "$UPD/work"
+    # The stand-in change of the previous example (see the top): the table's board.toml,
+    # written from it below, then has a removed key and lacks a new one.
+    examples=$UPD/work/companion/board/data
+    grep -q '^gamma = ' "$examples/reference-1-pi.toml" && grep -q '^\[leds\.layout\]$' "$examples/reference-1-pi.toml" \
+        || fail "the previous commit's reference-1-pi.toml has no gamma or [leds.layout]"
+    sed -i -E '/^gamma = /d' "$examples"/*.toml
+    sed -i -E 's/^\[leds\.layout\]$/[leds.layout]\nstride = 12/' "$examples/reference-1-pi.toml"
+    { g -C "$UPD/work" init -q -b main && g -C "$UPD/work" add -A \
+        && g -C "$UPD/work" commit -qm "previous: ${PREV:0:10}, its example without gamma, with stride"; } \
+        > "$LOG/update-git.log" 2>&1 || fail "git commit of the previous commit" "$LOG/update-git.log"
+    OLD=$(g -C "$UPD/work" rev-parse HEAD)
+    find "$UPD/work" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+    copy_clone "$UPD/work"
+    g -C "$UPD/work" add -A && g -C "$UPD/work" commit -qm "new: this checkout" >> "$LOG/update-git.log" 2>&1
+    NEW=$(g -C "$UPD/work" rev-parse HEAD)
+    grep -q '^gpiozero==' "$UPD/work/constraints-pi.txt" || fail "constraints-pi.txt pins no gpiozero"
+    printf 'gpiozero==0.0.1  # pi-check: no index has it\n' >> "$UPD/work/constraints-pi.txt"
+    g -C "$UPD/work" commit -qam "broken: a pin no index has" >> "$LOG/update-git.log" 2>&1
+    BAD=$(g -C "$UPD/work" rev-parse HEAD)
+    { g init -q --bare -b main "$R$UPSTREAM" && g -C "$UPD/work" push -q "$R$UPSTREAM" "$OLD:refs/heads/main" \
+        && g clone -q "$R$UPSTREAM" "$R$TABLE" && g -C "$R$TABLE" remote set-url origin "$UPSTREAM" \
+        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken"; } \
+        >> "$LOG/update-git.log" 2>&1 || fail "the upstream and the table's clone" "$LOG/update-git.log"
+    chown -R 1000:1000 "$R$UPSTREAM" "$R$TABLE"
+    in_box sh -c "cd $TABLE && ./install.sh --port 80" > "$LOG/update-previous.log" 2>&1 \
+        || fail "install.sh of ${PREV:0:10}" "$LOG/update-previous.log"
+    healthz_within 120 || fail "no /healthz from ${PREV:0:10}" "$LOG/update-previous.log"
+    $CHECK venv-is "$(site)" "$R$TABLE" > "$LOG/update-venv.txt" 2>&1 || fail "$(tail -1 "$LOG/update-venv.txt")"
+    ok "$(cat "$LOG/update-venv.txt")"
+
+    step "a game, a secret key, the table's board.toml"
+    key=$P_STATE_DIR/secret_key board=$P_CONFIG_DIR/board.toml
+    [ -f "$R$key" ] || fail "no $key: the service made none"
+    head -c 48 /dev/urandom > "$UPD/secret_key"
+    install -m 600 -o "$(stat -c %u "$R$key")" -g "$(stat -c %g "$R$key")" "$UPD/secret_key" "$R$key"
+    sed -E 's/^brightness = 0\.5 /brightness = 0.3 /' "$R$TABLE/companion/board/data/reference-1-pi.toml" > "$UPD/board.toml"
+    grep -q '^brightness = 0\.3 ' "$UPD/board.toml" && grep -q '^stride = 12' "$UPD/board.toml" \
+        || fail "the table's board.toml: no brightness line or no stride"
+    install -m 644 "$UPD/board.toml" "$R$board"
+    in_box systemctl restart pyramid-companion.service > "$LOG/update-restart.log" 2>&1 \
+        || fail "the previous version does not start with that key and board.toml" "$LOG/update-restart.log"
+    healthz_within 120 || fail "no /healthz after the restart with that key and board.toml"
+    $CHECK game http://127.0.0.1 "$UPD/game.json" > "$LOG/update-game.txt" 2>&1 || fail "$(tail -1 "$LOG/update-game.txt")"
+    $CHECK same-game http://127.0.0.1 "$UPD/game.json" "$R$P_STATE_DIR/journal.sqlite3" >> "$LOG/update-game.txt" 2>&1 \
+        || fail "$(tail -1 "$LOG/update-game.txt")"
+    KEY_SHA=$(sha "$key") BOARD_SHA=$(sha "$board")
+    ok "$(head -1 "$LOG/update-game.txt"); key $KEY_SHA, board.toml $BOARD_SHA"
+
+    # After an update (its log $1, the unit's invocation before it $2): the clone at this
+    # checkout, the service restarted and answering on this checkout's venv, and the
+    # table's data as it was: game, host cookie, key, board.toml.
+    running_this() {
+        [ "$(g -C "$R$TABLE" rev-parse HEAD)" = "$NEW" ] || fail "the clone is not at this checkout" "$1"
+        local now; now=$(unit_id)
+        [ -n "$now" ] && [ "$now" != "$2" ] || fail "the service did not restart" "$1"
+        in_box systemctl is-active --quiet pyramid-companion.service || fail "the service is not active" "$1"
+        healthz_within 30 || fail "no /healthz" "$1"
+        $CHECK venv-is "$(site)" "$R$TABLE" > "$LOG/update-venv.txt" 2>&1 || fail "$(tail -1 "$LOG/update-venv.txt")" "$1"
+        [ ! -e "$R$P_VENV.previous" ] || fail "$P_VENV.previous left behind" "$1"
+        $CHECK same-game http://127.0.0.1 "$UPD/game.json" "$R$P_STATE_DIR/journal.sqlite3" > "$LOG/update-kept.txt" 2>&1 \
+            || fail "$(tail -1 "$LOG/update-kept.txt")" "$1"
+        [ "$(sha "$key")" = "$KEY_SHA" ] || fail "the secret key changed" "$1"
+        [ "$(sha "$board")" = "$BOARD_SHA" ] || fail "board.toml changed" "$1"
+    }
+
+    step "install.sh update to this checkout"
+    before=$(unit_id)
+    in_box sh -c "cd $TABLE && ./install.sh update" > "$LOG/update.log" 2>&1 \
+        || fail "install.sh update: $(grep -m1 'FAILED' "$LOG/update.log" || tail -1 "$LOG/update.log")" "$LOG/update.log"
+    sed 's/^/    | /' "$LOG/update.log"
+    grep -q "^updated to ${NEW:0:10}; /healthz answers" "$LOG/update.log" || fail "no 'updated to ${NEW:0:10}'" "$LOG/update.log"
+    grep -qx 'board.toml: leds.layout.stride is no longer used by this version (remove it)' "$LOG/update.log" \
+        || fail "the removed key leds.layout.stride was not named" "$LOG/update.log"
+    grep -qx 'board.toml: new key leds.gamma (its default applies)' "$LOG/update.log" \
+        || fail "the new key leds.gamma was not named" "$LOG/update.log"
+    grep -q '^reboot once' "$LOG/update.log" || fail "no reboot advice while a reboot is pending" "$LOG/update.log"
+    running_this "$LOG/update.log" "$before"
+    gamma=$(in_box "$P_VENV/bin/python" -c "from companion.board.config import load_config; print(load_config('$board').leds.gamma)" 2>&1)
+    [ "$gamma" = 2.6 ] || fail "leds.gamma is not its default 2.6 in the new version: $gamma"
+    ok "restarted; $(cat "$LOG/update-venv.txt"); game, cookie, key and board.toml kept; stride named, gamma $gamma"
+
+    step "a failing update puts it back"
+    g -C "$R$UPSTREAM" update-ref refs/heads/main "$BAD"
+    before=$(unit_id)
+    in_box sh -c "cd $TABLE && ./install.sh update" > "$LOG/update-bad.log" 2>&1 \
+        && fail "install.sh update to a commit whose venv cannot be installed said it worked" "$LOG/update-bad.log"
+    sed 's/^/    | /' "$LOG/update-bad.log"
+    grep -q "^\[ok\] *fetch: .*${NEW:0:10} -> ${BAD:0:10}" "$LOG/update-bad.log" || fail "no '[ok] fetch' line" "$LOG/update-bad.log"
+    grep -q '^\[FAILED\]  python packages' "$LOG/update-bad.log" || fail "no '[FAILED]  python packages'" "$LOG/update-bad.log"
+    grep -qx "the previous version ${NEW:0:10} is back" "$LOG/update-bad.log" \
+        || fail "no 'the previous version ${NEW:0:10} is back' (with /healthz)" "$LOG/update-bad.log"
+    running_this "$LOG/update-bad.log" "$before"
+    ok "${NEW:0:10} back and answering; game, cookie, key and board.toml kept"
+fi
 
 step "shut down"
 # SIGTERM asks the container's systemd to halt; under qemu that may hang, and a

@@ -552,8 +552,15 @@ def uninstall_steps(opt: Options) -> list[Step]:
     return steps
 
 
-def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object] = print) -> bool:
-    """Run (or with ``dry_run`` only print) every step; stop at the first that fails."""
+def perform(
+    steps: Sequence[Step],
+    *,
+    dry_run: bool,
+    out: Callable[[str], object] = print,
+    again: str = "sudo ./install.sh` again (it skips what is done)",
+) -> bool:
+    """Run (or with ``dry_run`` only print) every step; stop at the first that fails
+    and say what to run ``again`` once it is fixed."""
     for step in steps:
         if dry_run:
             out(f"[dry-run] {step.name}: {step.what}")
@@ -565,7 +572,7 @@ def perform(steps: Sequence[Step], *, dry_run: bool, out: Callable[[str], object
             step.action()
         except (StepFailed, OSError) as exc:
             out(f"[FAILED]  {step.name}: {exc}")
-            out("          fix that, then run `sudo ./install.sh` again (it skips what is done)")
+            out(f"          fix that, then run `{again}")
             return False
         out(f"[ok]      {step.name}: {step.what}")
     return True
@@ -659,10 +666,13 @@ def update(
     steps: Callable[[Options], list[Step]] = install_steps,
     check: Callable[[int], bool] = healthy,
     out: Callable[[str], object] = print,
+    reboot: Callable[[], str | None] = reboot_needed,
 ) -> bool:
     """Install the clone's new version (already fetched) over ``previous``: the venv is
     built anew from the constraints, the journal, secret key and board.toml stay, the
-    service restarts and must answer /healthz; else the previous version is put back."""
+    service restarts and must answer /healthz; else the previous version is put back.
+    Either way it ends with the reboot advice while config.txt lines wait for a boot
+    (the new version's firmware step may have added some)."""
     clone = opt.source
     unit_path, dropin = UNIT_DIR / UNIT_NAME, UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
     saved = {path: path.read_text("utf-8") for path in (unit_path, dropin) if path.is_file()}
@@ -689,13 +699,14 @@ def update(
         examples(previous), examples(None), read_text(mine) if mine.is_file() else ""
     ):
         out(line)
-    ok = perform(steps(opt), dry_run=False, out=out)
+    ok = perform(steps(opt), dry_run=False, out=out, again="sudo ./install.sh update` again")
     if ok and not check(opt.port):
         out(f"[FAILED]  healthz: http://127.0.0.1:{opt.port}/healthz did not answer")
         ok = False
     if ok:
         shutil.rmtree(old_venv, ignore_errors=True)
         out(f"updated to {git(clone, 'rev-parse', 'HEAD')[:10]}; /healthz answers")
+        advise(reboot, out)
         return True
     out(f"update failed: putting {previous[:10]} back")
     git(clone, "reset", "--keep", previous, hint="put the clone back by hand: git checkout")
@@ -709,7 +720,15 @@ def update(
         run(["systemctl", "restart", UNIT_NAME], "read `journalctl -u pyramid-companion -b`")
     back = check(opt.port)
     out(f"the previous version {previous[:10]} is back" + ("" if back else " (no /healthz yet)"))
+    advise(reboot, out)
     return False
+
+
+def advise(reboot: Callable[[], str | None], out: Callable[[str], object]) -> None:
+    """The reboot advice, when a reboot is pending."""
+    words = reboot()
+    if words:
+        out(words)
 
 
 def build_note(machine: str | None = None) -> str:
@@ -785,6 +804,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # The new version's own install.sh goes on: its installer may live elsewhere.
             again = ["update", "--from", before, "--port", str(opt.port)]
             again += [] if opt.start else ["--no-start"]
+            sys.stdout.flush()  # the fetch line, before exec drops the buffer
             os.execv("/bin/sh", ["sh", str(opt.source / "install.sh"), *again])
         return 0 if update(opt, args.previous) else 1
     steps = install_steps(opt) if args.action == "install" else uninstall_steps(opt)
@@ -794,9 +814,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         port = "" if opt.port == 80 else f":{opt.port}"
         print(f"phones open http://{os.uname().nodename}.local{port}/ (logs: journalctl -u "
               f"{UNIT_NAME.removesuffix('.service')} -f)")  # fmt: skip
-        reboot = reboot_needed()
-        if reboot:
-            print(reboot)
+        advise(reboot_needed, print)
     if args.action == "uninstall" and not opt.purge and not args.dry_run:
         print(f"kept: {STATE_DIR} (the game journal) and {CONFIG_DIR}; --purge removes them")
     return 0
