@@ -140,10 +140,14 @@ def test_every_seat_moves_through_the_three_games_by_the_menu(server: Server, br
     offer.click()
     expect(red).to_have_url(server.url + "/seeker")
 
-    # The host gives the board to the crypt: every seat's maze page offers it in one tap.
+    # The host gives the board to the crypt: every seat's maze page offers it in one tap,
+    # and offers nothing the paused maze game would refuse (Red's throw a moment ago).
+    expect(red.get_by_role("button", name=re.compile("Roll"))).to_be_visible()
     server.post("/api/host/board", {"game": "crypt", "pause": True})
     for seat in ("mummy", "seeker0", "seeker1", "table"):
         page = pages[seat]
+        expect(page.locator("#board-moved a")).to_be_visible()
+        expect(page.locator("#controls button:visible, .maze .reach")).to_have_count(0)
         offer = page.locator("#board-moved a")
         expect(offer).to_have_text("Open Into the Crypt")
         expect(page.locator("#board-moved")).to_contain_text("The board plays Into the Crypt now")

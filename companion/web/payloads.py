@@ -65,13 +65,18 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         return dealing_payload(published, table, "mummy")
     view = mummy_view(state)
     board = public_board(published)
+    # While another game has the board the page offers nothing to tap (all refused).
+    paused = published.paused is not None
     payload = {
         "role": "mummy",
         "stage": "playing",
         "names": seeker_names(state.setup),
         "view": view,
-        "steps": mummy_moves(state.maze, state.mummy, view.get("mummy_steps", [])),
-        "routes": mummy_route_list(state),
+        "board_away": paused,
+        "steps": []
+        if paused
+        else mummy_moves(state.maze, state.mummy, view.get("mummy_steps", [])),
+        "routes": [] if paused else mummy_route_list(state),
         "board": board,
         "guidance": board["message"]
         if published.paused
@@ -133,7 +138,13 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
     view = seeker_view(state, seeker)
     if not table.options.hints:
         view.pop("legal_destinations", None)
-    mine = not state.is_over and not state.is_mummy_turn and state.seeker == seeker
+    # Not while another game has the board: the page offers nothing to tap (all refused).
+    mine = (
+        not state.is_over
+        and not state.is_mummy_turn
+        and state.seeker == seeker
+        and published.paused is None
+    )
     card = playable_card(state) if mine else None
     return {
         "role": "seeker",
@@ -678,6 +689,8 @@ def _takeback(published: Published, seat: str) -> Msg | None:
     """What this seat may take back now, in words (None: nothing)."""
     action = published.action
     if action is None or action.seat != seat or not published.may_take_back:
+        return None
+    if published.paused is not None:  # refused while another game has the board
         return None
     return action.said_to_mummy if seat == "mummy" else action.said
 

@@ -43,7 +43,7 @@ function render(data) {
   renderHeaderAnkhs("\u2625 " + _("{n} of {needs}", {n: v.mummy_ankhs, needs: v.mummy_needs}));
   renderCaught(data.caught);
   renderControls(data);
-  const moving = v.phase === "mummy_moving";
+  const moving = v.phase === "mummy_moving" && !data.board_away;
   board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step",
                         named: messageCells(v.maze)});
   renderRoutes(moving ? data.routes || [] : []);
@@ -77,10 +77,11 @@ function renderControls(data) {
   board.mark(null);
   actions.replaceChildren();
   pad.replaceChildren();
-  const moving = v.phase === "mummy_moving";
+  // While another game has the board nothing is offered: every tap would be refused.
+  const moving = v.phase === "mummy_moving" && !data.board_away;
   steps.hidden = !moving;
   pad.hidden = !moving;
-  if (v.phase === "mummy_roll") {
+  if (v.phase === "mummy_roll" && !data.board_away) {
     if (data.options.dice === "physical") {
       actions.append(el("span", {class: "dice-label"}, _("The mummy die shows:")),
         ...data.options.mummy_die_faces.map(n => button(String(n), () => send({cmd: "roll_mummy_die", value: n}),
