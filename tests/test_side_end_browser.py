@@ -130,7 +130,14 @@ def test_loot_n_run_to_its_end_on_every_seats_phone_and_a_rematch(site, browser)
 
 
 def test_the_crypt_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) -> None:
-    from tests.test_crypt_service import COMPUTER, HUMAN, crypt, play_to_the_end, wait_until
+    from tests.test_crypt_service import (
+        COMPUTER,
+        HUMAN,
+        carry_out,
+        crypt,
+        play_to_the_end,
+        wait_until,
+    )
 
     appliance, url = site
     expect = sync_api.expect
@@ -172,6 +179,20 @@ def test_the_crypt_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) 
     assert too_small(host) == []
     host.locator('nav.language button[data-lang="en"]').click()
     expect(host.locator("#end #rematch")).to_have_text("Rematch (same seats)")
+
+    # The host's undo of the winning move, once confirmed, reopens the game on every page;
+    # played to its end again, the end screen is back.
+    asked: list[str] = []
+    host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    host.locator("#end #end-undo").click()
+    for page in pages.values():
+        expect(page.locator("#end")).to_have_count(0)
+    assert asked and asked[0].startswith("Undo the winning move:")
+    assert not service.published.state.is_over and service.game.id == first
+    carry_out(appliance)  # the board as the game stands again
+    play_to_the_end(appliance)
+    for page in pages.values():
+        expect(page.locator("#end")).to_be_visible()
 
     # Rematch: one tap, the same colours and the computer in the same seat.
     host.locator("#end #rematch").click()
