@@ -25,7 +25,7 @@ def test_a_roll_reads_numbers_first_then_the_arrow_then_the_mummy_faces(default_
         "Red rolls 2, 4 and a mummy face."
     )
     assert said(DiceRolled(0, roll, 0), default_maze, "de") == (
-        "Rot würfelt 1, den Pfeil und zwei Mumien."
+        "Rot würfelt 1, den Pfeil und zwei Mumienseiten."
     )
 
 
@@ -43,7 +43,7 @@ def test_the_mummy_die_says_where_the_other_steps_come_from(default_maze):
     )
     assert said(MummyDieRolled(3, 3), default_maze) == "The mummy die shows 3: 3 steps."
     assert said(MummyDieRolled(1, 4), default_maze, "de") == (
-        "Der Mumienwürfel zeigt 1, und 3 Mumien liegen aus: 4 Schritte."
+        "Der Mumienwürfel zeigt 1, und 3 Mumienseiten liegen aus: 4 Schritte."
     )
 
 

@@ -58,7 +58,7 @@ def test_no_player_message_is_an_f_string() -> None:
 
 def test_messages_render_in_the_readers_language() -> None:
     moved = msg("{colour} moved to {cell}.", colour=word("Red"), cell="D11")
-    assert render(moved, "de") == "Rot zog nach D11."
+    assert render(moved, "de") == "Rot ist nach D11 gezogen."
     assert render(moved, "en") == str(moved) == "Red moved to D11."
     error = MessageError(
         "{colour} may not stop on {place}: {reason}",
@@ -69,7 +69,9 @@ def test_messages_render_in_the_readers_language() -> None:
     assert render(error, "de") == (
         "Blau darf nicht auf E4 halten: Keine Figur darf in den Sarkophag ziehen."
     )
-    assert localize({"log": [{"text": moved}]}, "de") == {"log": [{"text": "Rot zog nach D11."}]}
+    assert localize({"log": [{"text": moved}]}, "de") == {
+        "log": [{"text": "Rot ist nach D11 gezogen."}]
+    }
 
 
 def test_the_scripts_get_their_texts_and_the_colour_words() -> None:

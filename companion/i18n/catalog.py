@@ -14,6 +14,7 @@ from typing import Any
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from .grammar import Translate
 from .message import MessageError, Msg
 
 LANGUAGES = ("en", "de")
@@ -40,12 +41,36 @@ def translations(lang: str) -> dict[str, str]:
     for entry in catalog(lang):
         if (
             entry.id
+            and not entry.context
             and isinstance(entry.id, str)
             and isinstance(entry.string, str)
             and entry.string
         ):
             out[entry.id] = entry.string
     return out
+
+
+@functools.cache
+def forms(lang: str) -> dict[tuple[str, str], str]:
+    """(case, id) -> the form of a name in that case (entries with a case as context)."""
+    out = {}
+    for entry in catalog(lang if lang in LANGUAGES else DEFAULT):
+        if entry.context and isinstance(entry.id, str) and entry.string:
+            out[(str(entry.context), entry.id)] = str(entry.string)
+    return out
+
+
+def translator(lang: str) -> Translate:
+    """The ``translate`` of ``Msg.render`` for ``lang``: texts and forms by case."""
+    table = translations(lang)
+    cases = forms(lang)
+
+    def translate(text: str, case: str = "") -> str:
+        if case:
+            return cases.get((case, text), "")
+        return table.get(text, text)
+
+    return translate
 
 
 def gettext(text: str, lang: str) -> str:
@@ -57,8 +82,7 @@ def render(message: Msg | str | MessageError, lang: str) -> str:
     if isinstance(message, MessageError):
         message = message.message
     if isinstance(message, Msg):
-        table = translations(lang)
-        return message.render(lambda text: table.get(text, text))
+        return message.render(translator(lang))
     return gettext(message, lang)
 
 
@@ -75,7 +99,8 @@ def localize(data: Any, lang: str) -> Any:
 
 def script_catalog(lang: str) -> dict[str, str]:
     """The entries the pages' scripts use (found in .js files, and the words of
-    ``words.py`` they show: colours, treasures), for ``/i18n/<lang>.js``."""
+    ``words.py`` they show: colours, treasures, with their forms by case under
+    ``"<case>\x04<id>"`` as gettext keys them), for ``/i18n/<lang>.js``."""
     out = {}
     for entry in catalog(lang if lang in LANGUAGES else DEFAULT):
         if (
@@ -83,5 +108,6 @@ def script_catalog(lang: str) -> dict[str, str]:
             and entry.string
             and any(f.endswith((".js", "words.py")) for f, _ in entry.locations)
         ):
-            out[str(entry.id)] = str(entry.string)
+            key = f"{entry.context}\x04{entry.id}" if entry.context else str(entry.id)
+            out[key] = str(entry.string)
     return out

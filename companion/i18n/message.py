@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Union
+
+from . import grammar
+from .grammar import Translate, english
 
 Value = Union["Msg", str, int, float]
 
@@ -22,15 +25,12 @@ class Msg:
     values: tuple[tuple[str, Value], ...] = ()
 
     def __str__(self) -> str:
-        return self.render(lambda text: text)
+        return self.render(english)
 
-    def render(self, translate: Any) -> str:
-        """The text with ``translate(id)`` for this message and every nested one."""
-        text: str = translate(self.id)
-        if not self.values:
-            return text
-        values = {k: v.render(translate) if isinstance(v, Msg) else v for k, v in self.values}
-        return text.format_map(values)
+    def render(self, translate: Translate, case: str = "") -> str:
+        """The text with ``translate(id)`` for this message and every nested one; a name
+        in ``case`` (``grammar.CASES``) where its place in the sentence asks for one."""
+        return grammar.render(self, translate, case)
 
     @property
     def kwargs(self) -> dict[str, Value]:

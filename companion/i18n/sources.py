@@ -1,8 +1,9 @@
 """The catalogs' sources: every message id in the code, templates and scripts.
 
-``companion i18n update`` extracts them with Babel (Python: ``msg``, ``word``, ``N_``
-and the player-facing errors; templates: ``_``; scripts: ``_``) and merges them into
-both .po files, keeping what is translated; ``companion i18n check`` lists what is
+``companion i18n update`` extracts them with Babel (Python: ``msg``, ``word``, ``N_``,
+``noun`` and the player-facing errors; templates: ``_``; scripts: ``_``) and merges them
+into both .po files, keeping what is translated, with one entry per case for each
+``noun`` (its forms, ``grammar.py``); ``companion i18n check`` lists what is
 missing.  Ids are sorted by file, without line numbers, so a change reads as a diff.
 """
 
@@ -16,7 +17,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
-from .catalog import LANGUAGES, catalog, po_path
+from .catalog import LANGUAGES, catalog, forms, po_path, translations
+from .grammar import CASES
 
 #: The catalogs' dates stay fixed, so only a changed text changes a file.
 FIXED = datetime(2026, 1, 1, tzinfo=UTC)
@@ -25,6 +27,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 KEYWORDS = {
     "msg": None,
     "word": None,
+    "noun": None,
     "N_": None,
     "counted": (2, 3),
     "_": None,
@@ -56,9 +59,21 @@ def extract() -> dict[str, set[str]]:
     return found
 
 
+def nouns() -> set[str]:
+    """The ids declared with ``noun()``: names whose forms by case the catalogs hold."""
+    return {
+        message
+        for _f, _l, message, _c, _x in extract_from_dir(
+            str(PACKAGE), [("**.py", "python")], keywords={"noun": None}
+        )
+        if isinstance(message, str) and message
+    }
+
+
 def update() -> dict[str, list[str]]:
     """Merge the extracted ids into both catalogs; returns the untranslated ids."""
     found = extract()
+    declined = nouns()
     missing: dict[str, list[str]] = {}
     for lang in LANGUAGES:
         old = catalog(lang) if po_path(lang).exists() else Catalog(locale=lang)
@@ -76,17 +91,28 @@ def update() -> dict[str, list[str]]:
             new.add(text, string, locations=[(f, 0) for f in sorted(found[text])])
             if not string:
                 missing.setdefault(lang, []).append(text)
+            for case in CASES if text in declined else ():
+                before = old.get(text, context=case)
+                form = before.string if before is not None else ""
+                # English has no forms by case: a name is the same in every place.
+                form = form or (text if lang == "en" else "")
+                new.add(text, form, locations=[(f, 0) for f in sorted(found[text])], context=case)
+                if not form:
+                    missing.setdefault(lang, []).append(f"{text} ({case})")
         out = io.BytesIO()
         write_po(out, new, width=0, omit_header=False, no_location=False, include_lineno=False)
         po_path(lang).parent.mkdir(parents=True, exist_ok=True)
         po_path(lang).write_bytes(out.getvalue())
         catalog.cache_clear()
+        translations.cache_clear()
+        forms.cache_clear()
     return missing
 
 
 def check() -> dict[str, list[str]]:
     """Ids in the code without a translation, per language (nothing written)."""
     found = extract()
+    declined = nouns()
     missing: dict[str, list[str]] = {}
     for lang in LANGUAGES:
         have = catalog(lang)
@@ -94,4 +120,8 @@ def check() -> dict[str, list[str]]:
             entry = have.get(text)
             if entry is None or not entry.string:
                 missing.setdefault(lang, []).append(text)
+            for case in CASES if text in declined else ():
+                form = have.get(text, context=case)
+                if form is None or not form.string:
+                    missing.setdefault(lang, []).append(f"{text} ({case})")
     return missing

@@ -28,6 +28,7 @@ from companion.games.mummy.state import Phase
 from companion.games.mummy.summary import Summary, summarize
 from companion.games.mummy.takeback import Action, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
+from companion.games.mummy.words import colour_word
 from companion.i18n import Msg, msg, word
 
 from .ending import check_open
@@ -401,7 +402,7 @@ class Service(BoardGameLoop[Published]):
         if role.startswith("seeker") and state.is_mummy_turn:
             raise ServiceError("It is the mummy's turn.")
         if role.startswith("seeker") and not state.is_over and role != f"seeker{state.seeker}":
-            colour = state.setup.figures[state.figure].value.capitalize()
+            colour = colour_word(state.setup.figures[state.figure])
             raise ServiceError("It is {colour}'s turn.", colour=colour)
         # A number move back to its own cell looks like no move to the sensors, so the
         # seeker says it on the phone; every other move is seen on the board.

@@ -44,7 +44,7 @@ from companion.games.mummy.views import (
     visible_events,
 )
 from companion.games.mummy.words import colour_word, face_word, place_word, treasure_word
-from companion.i18n import N_, Msg, counted, joined, msg, word
+from companion.i18n import N_, Msg, counted, in_case, joined, msg, word
 from companion.service.mummy_service import Published
 from companion.table.seats import Table
 
@@ -155,7 +155,12 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "my_turn": mine,
         "playable": None
         if card is None
-        else {"name": treasure_word(card), "cell": _cell(state, card.cell)},
+        else {
+            "name": treasure_word(card),
+            # the name in the case the button's sentence needs ("mit der gelben Totenmaske")
+            "with": in_case(treasure_word(card), "dat"),
+            "cell": _cell(state, card.cell),
+        },
         "stay": _stay(state) if mine else None,
         "board": _board(published),
         "guidance": seeker_guidance(state, seeker, published),

@@ -147,7 +147,7 @@ def replay(setup: Setup, commands: Iterable[Command]) -> tuple[State, Events]:
 def _place_cube(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, PlaceCube)
     if state.phase is not Phase.PLACING_CUBES:
-        raise RuleError(_not_now(state, N_("place a cube")))
+        raise _refused(state, N_("place a cube"))
     sq = command.square
     if not is_square(sq):
         raise RuleError("There is no space {sq}: the board runs from a1 to h8.", sq=sq)
@@ -176,7 +176,7 @@ def _place_cube(state: State, command: Command, events: Events) -> State:
 def _place_meeple(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, PlaceMeeple)
     if state.phase is not Phase.PLACING_MEEPLES:
-        raise RuleError(_not_now(state, N_("place your meeple")))
+        raise _refused(state, N_("place your meeple"))
     sq = command.corner
     corners = ", ".join(square_name(c) for c in CORNER_SQUARES)
     if not is_square(sq) or not is_corner(sq):
@@ -208,7 +208,7 @@ def _place_meeple(state: State, command: Command, events: Events) -> State:
 def _move(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Move)
     if state.phase is not Phase.MOVING:
-        raise RuleError(_not_now(state, N_("move your meeple")))
+        raise _refused(state, N_("move your meeple"))
     player = state.to_move
     to = command.to
     if not is_square(to) or not (move_mask(state) >> to) & 1:
@@ -240,7 +240,7 @@ def _move(state: State, command: Command, events: Events) -> State:
 
 def _enter_chamber(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.MOVING:
-        raise RuleError(_not_now(state, N_("enter the chamber")))
+        raise _refused(state, N_("enter the chamber"))
     if not can_enter_chamber(state):
         if state.locks:
             left = state.locks_left
@@ -263,7 +263,7 @@ def _enter_chamber(state: State, command: Command, events: Events) -> State:
 
 def _pass(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.MOVING:
-        raise RuleError(_not_now(state, N_("pass")))
+        raise _refused(state, N_("pass"))
     moves = destinations(state)
     if moves:
         raise RuleError(
@@ -385,6 +385,11 @@ _PHASE_WORDS = {
 
 def _not_now(state: State, action: str) -> Msg:
     return not_now(action, _PHASE_WORDS[state.phase])
+
+
+def _refused(state: State, action: str) -> RuleError:
+    """ "You cannot roll now: ..." (``action`` a catalog word, marked where it is used)."""
+    return RuleError(_not_now(state, action))
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {

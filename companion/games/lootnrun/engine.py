@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.tuples import replace_at
-from companion.i18n import word
+from companion.i18n import N_, Msg, msg, word
 
 from .cards import Card, Guardian, card_problem
 from .commands import (
@@ -546,16 +546,18 @@ def _entry(state: State, player: int, action: Action, **fields: Any) -> HistoryE
 
 
 _PHASE_WORDS = {
-    Phase.WEREWOLF_KEEP: "first say how many of the two Werewolf cards {name} keeps (0, 1 or 2)",
-    Phase.FINAL_REVEAL: "the game has ended; every player now reveals their remaining cards",
-    Phase.GAME_OVER: "the game is over",
+    Phase.WEREWOLF_KEEP: N_(
+        "first say how many of the two Werewolf cards {name} keeps (0, 1 or 2)"
+    ),
+    Phase.FINAL_REVEAL: N_("the game has ended; every player now reveals their remaining cards"),
+    Phase.GAME_OVER: N_("the game is over"),
 }
 
 
-def _not_now(state: State) -> str:
-    words = _PHASE_WORDS.get(state.phase, "it is {name}'s turn")
-    text = words.format(name=state.name(state.current))
-    return f"Not now: {text}."
+def _not_now(state: State) -> Msg:
+    """ "Not now: it is Ben's turn." in the reader's language."""
+    words = _PHASE_WORDS.get(state.phase, N_("it is {name}'s turn"))
+    return msg("Not now: {why}.", why=msg(words, name=state.name(state.current)))
 
 
 _HANDLERS: dict[type[Command], Handler] = {

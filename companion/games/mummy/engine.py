@@ -66,7 +66,7 @@ from .state import (
     State,
     Winner,
 )
-from .words import colour_word, die_word, face_word, treasure_word
+from .words import colour_word, die_word, face_word, place_word, treasure_word
 
 
 class RuleError(MessageError):
@@ -198,7 +198,7 @@ def apply(state: State, command: Command) -> tuple[State, Events]:
 
 def _resolve(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.SEEKER_TURN:
-        raise RuleError(_not_now(state, N_("resolve")))
+        raise _refused(state, N_("resolve"))
     if not state.may_resolve:
         raise RuleError("Resolve only at the start of the turn, before rolling.")
     if state.dice_out == 0:
@@ -210,7 +210,7 @@ def _resolve(state: State, command: Command, events: Events) -> State:
 def _roll(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Roll)
     if state.phase not in (Phase.SEEKER_TURN, Phase.SEEKER_ROLLED):
-        raise RuleError(_not_now(state, N_("roll")))
+        raise _refused(state, N_("roll"))
     count = SEEKER_DICE - state.dice_out
     rng = state.rng
     if command.faces is None:
@@ -251,7 +251,7 @@ def _roll(state: State, command: Command, events: Events) -> State:
 def _announce(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Announce)
     if state.phase is not Phase.SEEKER_ROLLED:
-        raise RuleError(_not_now(state, N_("announce a die")))
+        raise _refused(state, N_("announce a die"))
     face = command.face
     if face not in state.roll:
         shown = joined(
@@ -280,7 +280,7 @@ def _announce(state: State, command: Command, events: Events) -> State:
 def _move(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, Move)
     if state.phase is not Phase.SEEKER_MOVING or state.announced is None:
-        raise RuleError(_not_now(state, N_("move the figure")))
+        raise _refused(state, N_("move the figure"))
     figure = state.figure
     to = command.to
     if (
@@ -299,7 +299,7 @@ def _move(state: State, command: Command, events: Events) -> State:
 
 def _play_card(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.SEEKER_CARD:
-        raise RuleError(_not_now(state, N_("play a card")))
+        raise _refused(state, N_("play a card"))
     seeker = state.seeker
     treasure = playable_card(state)
     if treasure is None:
@@ -328,7 +328,7 @@ def playable_card(state: Situation) -> Treasure | None:
 
 def _end_turn(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.SEEKER_CARD:
-        raise RuleError(_not_now(state, N_("end the turn")))
+        raise _refused(state, N_("end the turn"))
     return _end_seeker_turn(state, events)
 
 
@@ -338,7 +338,7 @@ def _end_turn(state: State, command: Command, events: Events) -> State:
 def _roll_mummy_die(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, RollMummyDie)
     if state.phase is not Phase.MUMMY_ROLL:
-        raise RuleError(_not_now(state, N_("roll the mummy die")))
+        raise _refused(state, N_("roll the mummy die"))
     faces = state.setup.options.mummy_die_faces
     rng = state.rng
     if command.value is None:
@@ -360,13 +360,13 @@ def _roll_mummy_die(state: State, command: Command, events: Events) -> State:
 def _mummy_step(state: State, command: Command, events: Events) -> State:
     assert isinstance(command, MummyStep)
     if state.phase is not Phase.MUMMY_MOVING:
-        raise RuleError(_not_now(state, N_("move the mummy")))
+        raise _refused(state, N_("move the mummy"))
     maze = state.maze
     to = command.to
     if to not in mummy_steps(state):
         if to in (maze.start_node, maze.sarcophagus_node):
-            raise RuleError("The mummy may never enter {cell}.", cell=maze.cell_name(to))
-        here = maze.cell_name(state.mummy)
+            raise RuleError("The mummy may never enter {cell}.", cell=place_word(maze, to))
+        here = place_word(maze, state.mummy)
         there = maze.cell_name(to) if 0 <= to < maze.cell_count else str(to)
         raise RuleError(
             "The mummy moves one step at a time to a neighbouring open cell: {there} is not next "
@@ -390,7 +390,7 @@ def _mummy_step(state: State, command: Command, events: Events) -> State:
 
 def _end_mummy_move(state: State, command: Command, events: Events) -> State:
     if state.phase is not Phase.MUMMY_MOVING:
-        raise RuleError(_not_now(state, N_("end the mummy's move")))
+        raise _refused(state, N_("end the mummy's move"))
     if state.setup.options.mummy_moves_exactly and state.steps_left > 0:
         raise RuleError(
             "The mummy must use all its steps: {steps_left} left.", steps_left=state.steps_left
@@ -519,6 +519,11 @@ _PHASE_WORDS = {
 
 def _not_now(state: State, action: str) -> Msg:
     return not_now(action, _PHASE_WORDS[state.phase])
+
+
+def _refused(state: State, action: str) -> RuleError:
+    """ "You cannot roll now: ..." (``action`` a catalog word, marked where it is used)."""
+    return RuleError(_not_now(state, action))
 
 
 _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {

@@ -12,7 +12,7 @@ from companion.i18n import Msg, counted, msg
 from .dice import MOVE_FACES, Face
 from .maze import Maze, mask_cells
 from .state import Situation, State
-from .words import colour_word
+from .words import colour_word, place_word
 
 
 def destinations_mask(state: Situation, figure: int, face: Face) -> int:
@@ -151,7 +151,7 @@ def why_not(state: State, figure: int, face: Face, to: int) -> Msg:
             colour=colour_word(state.setup.figures[other]),
             cell=name,
         )
-    here = maze.cell_name(state.positions[figure])
+    here = place_word(maze, state.positions[figure])
     if face is Face.ARROW:
         return msg(
             "With the arrow the figure slides straight from {here} to the last cell "

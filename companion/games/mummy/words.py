@@ -1,9 +1,11 @@
 """The maze game's words for the catalogs: colours, die faces, the default maze's
-treasures.  Each is a message, so a German table reads "Rot" and "roter Skarabäus"."""
+treasures.  Each is a message, so a German table reads "Rot" and "roter Skarabäus"; the
+names that go into sentences are ``noun``s, with their forms by case in the catalogs
+("auf dem roten Skarabäus", ``companion/i18n/grammar.py``)."""
 
 from __future__ import annotations
 
-from companion.i18n import N_, Msg, word
+from companion.i18n import N_, Msg, noun, word
 
 from .dice import Face
 from .maze import Colour, Maze, Treasure
@@ -20,29 +22,29 @@ COLOURS = {
 }
 #: The default maze's treasures (a custom maze's names are shown as they are written).
 TREASURES = (
-    N_("red scarab"),
-    N_("red carnelian amulet"),
-    N_("red sun disk"),
-    N_("red granite obelisk"),
-    N_("red crown"),
-    N_("white papyrus scroll"),
-    N_("white alabaster vase"),
-    N_("white ibis statue"),
-    N_("white linen shroud"),
-    N_("white ostrich feather"),
-    N_("blue canopic jar"),
-    N_("blue faience hippo"),
-    N_("blue lotus flower"),
-    N_("blue lapis necklace"),
-    N_("blue glass flask"),
-    N_("green eye of Horus"),
-    N_("green malachite palette"),
-    N_("green cobra diadem"),
-    N_("green papyrus sceptre"),
-    N_("yellow death mask"),
-    N_("yellow sun barque"),
-    N_("yellow falcon pendant"),
-    N_("yellow crook and flail"),
+    noun("red scarab"),
+    noun("red carnelian amulet"),
+    noun("red sun disk"),
+    noun("red granite obelisk"),
+    noun("red crown"),
+    noun("white papyrus scroll"),
+    noun("white alabaster vase"),
+    noun("white ibis statue"),
+    noun("white linen shroud"),
+    noun("white ostrich feather"),
+    noun("blue canopic jar"),
+    noun("blue faience hippo"),
+    noun("blue lotus flower"),
+    noun("blue lapis necklace"),
+    noun("blue glass flask"),
+    noun("green eye of Horus"),
+    noun("green malachite palette"),
+    noun("green cobra diadem"),
+    noun("green papyrus sceptre"),
+    noun("yellow death mask"),
+    noun("yellow sun barque"),
+    noun("yellow falcon pendant"),
+    noun("yellow crook and flail"),
 )
 
 
@@ -57,9 +59,17 @@ def treasure_word(treasure: Treasure) -> Msg:
     return word(treasure.title)
 
 
+#: The faces with a name (the numbers are said as they are): in a sentence "the arrow",
+#: and the mummy face by its label, as the dice buttons name both ("add arrow").
+FACES = {Face.ARROW: noun("the arrow"), Face.MUMMY: noun("mummy")}
+#: The arrow as the seeker page's dice buttons name it ("announce arrow").
+BUTTON_FACES = (noun("arrow"),)
+
+
 def face_word(face: Face) -> Msg:
-    """A die face as announced: "3", or "the arrow"."""
-    return word(N_("the arrow")) if face is Face.ARROW else word(face.label)
+    """A die face as announced: "3", "the arrow", "mummy" (names with their forms by
+    case: "den Pfeil", "die Mumienseite")."""
+    return word(FACES.get(face, face.label))
 
 
 def die_word(face: Face) -> Msg:
@@ -77,7 +87,7 @@ DIRECTIONS = (N_("north"), N_("east"), N_("south"), N_("west"))
 def place_word(maze: Maze, node: int) -> Msg:
     """Where a figure or the mummy stands: "D4", "the start field", "the sarcophagus"."""
     if node == maze.start_node:
-        return word(N_("the start field"))
+        return word(noun("the start field"))
     if node == maze.sarcophagus_node:
-        return word(N_("the sarcophagus"))
+        return word(noun("the sarcophagus"))
     return word(maze.cell_name(node))

@@ -125,7 +125,7 @@ function renderActions(data) {
   }
   if (v.phase === "seeker_card") {
     if (data.playable) {
-      box.append(button(_("Play the card of the {treasure}", {treasure: data.playable.name}), () => send({cmd: "play_card"}), {class: "primary"}));
+      box.append(button(_("Play the card of the {treasure}", {treasure: data.playable.with}), () => send({cmd: "play_card"}), {class: "primary"}));
     }
     box.append(button(_("End the turn"), () => send({cmd: "end_turn"}), {class: data.playable ? "" : "primary"}));
   }
