@@ -55,9 +55,16 @@ def state(client: Any) -> dict[str, Any]:
     return data
 
 
-def press(client: Any, answer: str) -> None:
-    response = client.post("/check/api/press", json={"answer": answer})
-    assert response.status_code == 200, response.get_json()
+def press(client: Any, answer: str, step: dict[str, Any] | None = None) -> bool:
+    """Press a button, naming the step it answers as the page does; whether the check
+    took it (a press for a step it has left is refused, and changes nothing)."""
+    body: dict[str, Any] = {"answer": answer}
+    if step is not None:
+        body["step"] = {"kind": step["kind"], "position": step["position"]}
+    response = client.post("/check/api/press", json=body)
+    assert response.status_code in (200, 409), response.get_json()
+    assert response.status_code == 200 or step is not None, response.get_json()
+    return bool(response.status_code == 200)
 
 
 def next_step(client: Any, step: dict[str, Any], seconds: float) -> bool:
@@ -89,7 +96,7 @@ def walk(client: Any, board: Any, appliance: Appliance | None = None) -> dict[st
         if kind == "empty":
             board.set_occupied(())
             if not next_step(client, step, 1.6):
-                press(client, "next")  # something reads on the clear board
+                press(client, "next", step)  # something reads on the clear board
         elif kind == "centre":
             board.set_occupied(())
             if appliance is not None:
@@ -100,17 +107,17 @@ def walk(client: Any, board: Any, appliance: Appliance | None = None) -> dict[st
             time.sleep(0.1)
             board.place(step["position"])
             if not next_step(client, step, 1.0):
-                press(client, "skip")  # nothing reads
+                press(client, "skip", step)  # nothing reads
         elif kind == "off_centre":
             board.place(step["position"], 5.0)  # slid 5 mm off the centre
             time.sleep(0.15)
-            press(client, "next")
+            press(client, "next", step)
         else:
             board.set_occupied(())
             time.sleep(0.1)
             board.set_occupied(step["figures"])
             if not next_step(client, step, 1.5):
-                press(client, "next")
+                press(client, "next", step)
     raise AssertionError("the check did not end")
 
 
@@ -230,3 +237,33 @@ def test_a_check_whose_board_was_given_away_says_so(host: Any, appliance: Applia
         "Another game has the board now: start the board check again."
     )
     assert state(host)["holds_board"] is False
+
+
+def test_a_press_meant_for_a_step_the_check_has_left_is_refused_and_changes_nothing(
+    host: Any, appliance: Appliance
+) -> None:
+    """"Nothing reads" pressed just as the figure was seen: the check has gone on to the
+    off-centre step, and that press must not skip it (its fault would go unfound)."""
+    board = appliance.mock_board
+    assert host.post("/check/api/start", json={"quick": True}).status_code == 200
+    empty = state(host)["step"]
+    assert empty["kind"] == "empty"
+    board.set_occupied(())
+    if not next_step(host, empty, 2.0):
+        assert press(host, "next", empty)
+    centre = state(host)["step"]
+    assert centre["kind"] == "centre"
+    board.place(centre["position"])
+    deadline = time.monotonic() + 5  # it reads: the check goes on by itself
+    while state(host)["step"]["kind"] == "centre":
+        assert time.monotonic() < deadline, state(host)
+        time.sleep(0.02)
+    before = state(host)
+    assert before["step"]["kind"] == "off_centre"
+    assert before["step"]["position"] == centre["position"]
+    stale = {"answer": "skip", "step": {"kind": "centre", "position": centre["position"]}}
+    response = host.post("/check/api/press", json=stale)
+    assert response.status_code == 409
+    assert "already gone on to the next step" in response.get_json()["error"]
+    after = state(host)
+    assert after["step"]["kind"] == "off_centre" and after["faults"] == before["faults"]

@@ -106,8 +106,11 @@ class BoardCheckService(GameLoop[Published]):
         """Start a new check (the board is the check's already)."""
         self._call("begin", (returns_to, quick))
 
-    def press(self, answer: Press) -> None:
-        self._call("press", answer)
+    def press(self, answer: Press, step: tuple[str, int | None] | None = None) -> None:
+        """The maker's button; ``step`` (kind, position): the step the page showed when
+        it was pressed.  A press meant for a step the check has left is refused, so a
+        "Nothing reads" pressed as the figure was seen never skips the next step."""
+        self._call("press", (answer, step))
 
     def saved(self) -> list[str]:
         """The saved reports' names, newest first."""
@@ -156,7 +159,13 @@ class BoardCheckService(GameLoop[Published]):
         elif request.kind == "press":
             if self._check is None or self._check.done:
                 raise ServiceError("No board check is running: start one.")
-            self._check.press(request.payload)
+            answer, shown = request.payload
+            now = self._check.step
+            if answer != "finish" and shown is not None and shown != (now.kind, now.position):
+                raise ServiceError(
+                    "The check had already gone on to the next step: look at it, then press again."
+                )
+            self._check.press(answer)
         self._feed()
         return None
 

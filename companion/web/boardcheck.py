@@ -28,7 +28,7 @@ from companion.i18n.catalog import localize
 from companion.service.boardcheck_service import BoardCheckService, Published
 
 from .context import hub
-from .contract import BOOLEAN, STRING, array, body, endpoint, obj, one_of
+from .contract import BOOLEAN, INTEGER, STRING, array, body, endpoint, nullable, obj, one_of
 from .doors import BoardRefused, give_board, keeper, need
 from .language import current_language, text_of
 from .stream import event, respond
@@ -139,7 +139,10 @@ def start() -> ResponseReturnValue:
 @endpoint(
     "The maker's button: next (done, the board is clear), skip (nothing reads here), "
     "finish (end the check now and save its report).",
-    body=obj({"answer": one_of("next", "skip", "finish", words="next, skip or finish")}),
+    body=obj(
+        {"answer": one_of("next", "skip", "finish", words="next, skip or finish")},
+        optional={"step": obj({"kind": STRING}, optional={"position": nullable(INTEGER)})},
+    ),
     errors=(400, 403, 404, 409),
 )
 def press() -> ResponseReturnValue:
@@ -147,11 +150,13 @@ def press() -> ResponseReturnValue:
     svc, games = _service(), hub()
     if svc is None or games is None:
         return _error("There is no board on this companion.", 404)
-    answer = body()["answer"]
+    given = body()
+    answer = given["answer"]
     if games.active != "boardcheck" and answer != "finish":
         return _error(N_("Another game has the board now: start the board check again."), 409)
+    shown = given.get("step")
     try:
-        svc.press(answer)
+        svc.press(answer, None if shown is None else (shown["kind"], shown.get("position")))
     except MessageError as exc:
         return _error(exc, 409)
     return state()

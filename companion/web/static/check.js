@@ -97,8 +97,13 @@ let pending = {};
 $("start").addEventListener("click", () => act("/check/api/start", {}));
 $("start-quick").addEventListener("click", () => act("/check/api/start", {quick: true}));
 $("start-paused").addEventListener("click", () => act("/check/api/start", {...pending, pause: true}));
+// A press names the step it answers: one meant for a step the check has left is refused.
 for (const id of ["press-next", "press-skip", "press-finish"]) {
-  $(id).addEventListener("click", ev => act("/check/api/press", {answer: ev.target.dataset.answer}));
+  $(id).addEventListener("click", ev => {
+    const says = $("check-says").dataset, body = {answer: ev.target.dataset.answer};
+    if (says.kind) body.step = {kind: says.kind, position: says.position === "" ? null : Number(says.position)};
+    act("/check/api/press", body);
+  });
 }
 $("end").addEventListener("click", () => act("/check/api/end", {}));
 
