@@ -242,7 +242,7 @@ def test_a_check_whose_board_was_given_away_says_so(host: Any, appliance: Applia
 def test_a_press_meant_for_a_step_the_check_has_left_is_refused_and_changes_nothing(
     host: Any, appliance: Appliance
 ) -> None:
-    """"Nothing reads" pressed just as the figure was seen: the check has gone on to the
+    """ "Nothing reads" pressed just as the figure was seen: the check has gone on to the
     off-centre step, and that press must not skip it (its fault would go unfound)."""
     board = appliance.mock_board
     assert host.post("/check/api/start", json={"quick": True}).status_code == 200
