@@ -9,10 +9,12 @@ git side, the file moves and the key comparison are the installer's own.
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from companion.board.config import example_config_text
 from companion.pi import install
 from companion.pi.install import Options, Step, fetch, update
 
@@ -191,3 +193,110 @@ def test_an_update_ends_with_the_reboot_advice_while_one_is_pending(
 def test_a_clone_that_is_no_git_checkout_is_told_what_to_do(tmp_path: Path) -> None:
     with pytest.raises(install.StepFailed, match="no git clone"):
         fetch(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "keys", "expected"),
+    [
+        (  # a key in a table; another table's key of the same name stays
+            "[sensors]\nold = 1\n[leds]\nold = 2\n",
+            ["sensors.old"],
+            "[sensors]\n# gone: old = 1\n[leds]\nold = 2\n",
+        ),
+        (  # a value over several lines, with a bracket inside a string and a comment
+            '[sensors]\nindices = [\n  1, 2, # "]"\n  3,\n]\nchips = 7\n',
+            ["sensors.indices"],
+            '[sensors]\n# gone: indices = [\n# gone:   1, 2, # "]"\n'
+            "# gone:   3,\n# gone: ]\nchips = 7\n",
+        ),
+        (  # a nested table and a dotted key
+            "[leds.layout]\nstride = 12\nserpentine.rows = true\n",
+            ["leds.layout.serpentine.rows"],
+            "[leds.layout]\nstride = 12\n# gone: serpentine.rows = true\n",
+        ),
+        (  # a member of an inline table is left alone (the maker is told to remove it)
+            "[leds]\nlayout = {stride = 12}\n",
+            ["leds.layout.stride"],
+            "[leds]\nlayout = {stride = 12}\n",
+        ),
+    ],
+)
+def test_retired_keys_are_commented_out_and_the_rest_stays_valid_toml(
+    text: str, keys: list[str], expected: str
+) -> None:
+    assert install.retire_keys(text, keys, "gone") == expected
+
+
+def with_a_key_no_version_knows() -> str:
+    text = example_config_text("reference-1-pi")
+    assert "\n[sensors]\n" in text
+    return text.replace("\n[sensors]\n", "\n[sensors]\nold_key = 5\n", 1)
+
+
+def new_install_with_python(opt: Options) -> list[Step]:
+    """The install steps' stand-in, with the new venv's python: this one (this companion's
+    config reader)."""
+
+    def python() -> None:
+        (install.VENV / "bin").mkdir(parents=True, exist_ok=True)
+        link = install.VENV / "bin" / "python"
+        if not link.exists():
+            link.symlink_to(sys.executable)
+
+    return [*new_install(opt), Step("python", "stand-in", python, "", lambda: False)]
+
+
+def test_the_new_versions_own_config_reader_names_the_keys_it_refuses(tmp_path: Path) -> None:
+    board = tmp_path / "board.toml"
+    board.write_text(with_a_key_no_version_knows())
+    assert install.refused_keys(Path(sys.executable), board) == ["sensors.old_key"]
+    board.write_text(example_config_text("reference-1-pi"))
+    assert install.refused_keys(Path(sys.executable), board) == []
+
+
+def test_a_key_the_new_version_refuses_is_commented_out_and_the_update_goes_on(
+    table: dict[str, Path],
+) -> None:
+    """A table's board.toml with a key the new version no longer knows: that version
+    would not start with it, so the update comments it out (the maker's value kept to
+    read, the file as it was beside it) and starts it again; a rollback puts it back."""
+    board = table["config"] / "board.toml"
+    board.write_text(with_a_key_no_version_knows())
+
+    def answers(port: int) -> bool:  # the new version starts once the key is gone
+        return "\nold_key = 5" not in board.read_text()
+
+    lines: list[str] = []
+    before, after = fetch(table["clone"], lines.append)
+    opt = Options(source=table["clone"], start=False)
+    assert update(
+        opt, before, steps=new_install_with_python, check=answers, out=lines.append,
+        reboot=no_reboot,
+    )  # fmt: skip
+    why = f"# not read since the update to {after[:10]}: old_key = 5\n"
+    assert why in board.read_text()
+    assert (table["config"] / "board.toml.before-update").read_text() == (
+        with_a_key_no_version_knows()
+    )
+    assert (
+        "board.toml: sensors.old_key is not read by this version: commented out "
+        "(the file as it was is board.toml.before-update)"
+    ) in lines
+    assert lines[-1] == f"updated to {after[:10]}; /healthz answers"
+
+
+def test_a_failed_update_leaves_board_toml_as_the_previous_version_reads_it(
+    table: dict[str, Path],
+) -> None:
+    board = table["config"] / "board.toml"
+    board.write_text(with_a_key_no_version_knows())
+
+    checks = iter([False, False, True])  # never answers; the previous version does
+    lines: list[str] = []
+    before, _ = fetch(table["clone"], lines.append)
+    opt = Options(source=table["clone"], start=False)
+    assert not update(
+        opt, before, steps=new_install_with_python, check=lambda p: next(checks),
+        out=lines.append, reboot=no_reboot,
+    )  # fmt: skip
+    assert board.read_text() == with_a_key_no_version_knows()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -628,6 +629,91 @@ def config_changes(
     return lines
 
 
+_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+_ASSIGNMENT = re.compile(r"^\s*([A-Za-z0-9_.\-\s\"']+?)\s*=")
+
+
+def retire_keys(text: str, keys: Sequence[str], why: str) -> str:
+    """``text`` with the lines of each dotted key in ``keys`` (and the continuation lines
+    of a value over several lines) commented out as ``# <why>: <line>``, the maker's
+    value kept to read.  Unchanged when that would not leave valid TOML without them."""
+    wanted, table, open_brackets = set(keys), "", 0
+    out = []
+    for line in text.splitlines(keepends=True):
+        if open_brackets > 0:  # the rest of a retired value
+            open_brackets += _brackets(line)
+            out.append(f"# {why}: {line}")
+            continue
+        header = _HEADER.match(line)
+        if header:
+            table = ".".join(part.strip().strip("\"'") for part in header.group(1).split("."))
+        assignment = None if header else _ASSIGNMENT.match(line)
+        if assignment is not None:
+            name = ".".join(p.strip().strip("\"'") for p in assignment.group(1).split("."))
+            if (f"{table}.{name}" if table else name) in wanted:
+                open_brackets = _brackets(line[assignment.end() :])
+                out.append(f"# {why}: {line}")
+                continue
+        out.append(line)
+    result = "".join(out)
+    try:
+        tomllib.loads(result)
+    except tomllib.TOMLDecodeError:
+        return text
+    return text if toml_keys(result) & wanted else result
+
+
+def _brackets(value: str) -> int:
+    """Brackets a TOML value's line opens and does not close (strings aside)."""
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|#.*', "", value)
+    return bare.count("[") + bare.count("{") - bare.count("]") - bare.count("}")
+
+
+#: Run by the new venv's python: the keys of a board.toml its config reader refuses as
+#: unknown (one per line).
+_REFUSED = """
+import sys
+from companion.board.config import ConfigError, load_config
+try:
+    load_config(sys.argv[1])
+except ConfigError as exc:
+    print("\\n".join(p.key for p in exc.problems if p.message == "unknown key"))
+"""
+
+
+def refused_keys(python: Path, board: Path) -> list[str]:
+    """The keys of ``board`` that the version installed with ``python`` does not know
+    (its start refuses them); [] when it reads them all, or cannot be asked."""
+    try:
+        done = subprocess.run(
+            [str(python), "-c", _REFUSED, str(board)], capture_output=True, text=True, timeout=120
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line.strip() for line in done.stdout.splitlines() if line.strip()]
+
+
+def retire_refused(
+    board: Path, refused: Sequence[str], version: str, out: Callable[[str], object]
+) -> bool:
+    """Comment out the keys the new version refuses (it would not start with them),
+    keeping the file as it was beside it; whether board.toml changed."""
+    text = read_text(board)
+    retired = retire_keys(text, refused, f"not read since the update to {version}")
+    if retired == text:
+        for key in refused:
+            out(f"board.toml: {key} is not read by this version: remove it and update again")
+        return False
+    board.with_name(board.name + ".before-update").write_text(text, "utf-8")
+    write_if_changed(board, retired)
+    for key in refused:
+        out(
+            f"board.toml: {key} is not read by this version: commented out (the file as it "
+            f"was is {board.name}.before-update)"
+        )
+    return True
+
+
 def healthy(port: int, wait: float = 180.0, every: float = 3.0) -> bool:
     """True once http://127.0.0.1:<port>/healthz answers 200 (a slow card starts in
     about a minute), False after ``wait`` seconds."""
@@ -695,12 +781,21 @@ def update(
         return texts
 
     mine = CONFIG_DIR / "board.toml"
-    for line in config_changes(
-        examples(previous), examples(None), read_text(mine) if mine.is_file() else ""
-    ):
+    my_text = read_text(mine) if mine.is_file() else None
+    for line in config_changes(examples(previous), examples(None), my_text or ""):
         out(line)
-    ok = perform(steps(opt), dry_run=False, out=out, again="sudo ./install.sh update` again")
-    if ok and not check(opt.port):
+    again = "sudo ./install.sh update` again"
+    ok = perform(steps(opt), dry_run=False, out=out, again=again)
+    answers = ok and check(opt.port)
+    if not answers and my_text is not None and VENV.exists():
+        # The new version refuses a key it no longer knows, and so does not start:
+        # comment it out (the value kept to read), then start it again.
+        refused = refused_keys(VENV / "bin" / "python", mine)
+        version = git(clone, "rev-parse", "HEAD")[:10]
+        if refused and retire_refused(mine, refused, version, out):
+            ok = perform(steps(opt), dry_run=False, out=out, again=again)
+            answers = ok and check(opt.port)
+    if ok and not answers:
         out(f"[FAILED]  healthz: http://127.0.0.1:{opt.port}/healthz did not answer")
         ok = False
     if ok:
@@ -715,6 +810,8 @@ def update(
         old_venv.rename(VENV)
     for path, text in saved.items():
         write_if_changed(path, text)
+    if my_text is not None and read_text(mine) != my_text:
+        write_if_changed(mine, my_text)  # the previous version reads the keys it knows
     if opt.start:
         run(["systemctl", "daemon-reload"], "run `sudo systemctl daemon-reload`")
         run(["systemctl", "restart", UNIT_NAME], "read `journalctl -u pyramid-companion -b`")
