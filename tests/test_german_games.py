@@ -16,6 +16,7 @@ refuse now and then, to read the error.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -223,6 +224,8 @@ def test_the_vocabulary_holds_the_words_that_leaked() -> None:
 
 # -- the maze -----------------------------------------------------------------------------
 
+#: Turns of each random maze game (GERMAN_STEPS: more; the end is read in test_german_words).
+STEPS = int(os.environ.get("GERMAN_STEPS", "120"))
 SEAT_PAGES = {"mummy": "/mummy", "table": "/table", "watch": "/watch"}
 SEAT_API = {"mummy": "/api/mummy", "table": "/api/table", "watch": "/api/watch"}
 #: Commands a seat's page may send at the wrong moment: the error comes back in words.
@@ -281,7 +284,7 @@ def test_a_random_maze_game_speaks_only_german(german: GermanTable, seed: int, s
     look(table, phones, pages=True)
     seeker_bot, mummy_bot = RandomSeekerBot(seed), MummyBot(service.game.setup)
     mummy_bot.observe(visible_events(list(service.game.last_events), "mummy"))
-    for step in range(120):
+    for step in range(STEPS):
         state = service.game.current
         if state.is_over:
             break
@@ -303,7 +306,7 @@ def test_a_random_maze_game_speaks_only_german(german: GermanTable, seed: int, s
             submit_for_seekers(table.quick, state, seeker_bot.choose(state))  # type: ignore[arg-type]
         mummy_bot.observe(visible_events(list(service.published.log[-1]), "mummy"))
         table.quick.sync()
-        look(table, phones, pages=step % 30 == 0)
+        look(table, phones, pages=step % 100 == 0)
     look(table, phones, pages=True)  # the end screen, when the game ended
     assert table.served > 100
     table.assert_german()

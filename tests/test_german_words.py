@@ -22,12 +22,12 @@ from companion.games.mummy.events import (
     SeekerCaught,
 )
 from companion.games.mummy.maze import Maze, Treasure
-from companion.games.mummy.state import Phase, State
+from companion.games.mummy.state import Phase, State, Winner
 from companion.games.mummy.takeback import describe
 from companion.games.mummy.words import treasure_word
 from companion.i18n import in_case
 from companion.i18n.catalog import render, script_catalog
-from companion.web.payloads import event_json, seeker_guidance, table_guidance
+from companion.web.payloads import event_json, seeker_guidance, table_guidance, winner_text
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 PUBLISHED = SimpleNamespace(
@@ -193,3 +193,19 @@ def test_the_pages_use_the_originals_words(table: Any) -> None:
     assert "Suchhilfe" in page and "Deduktionshilfe" not in page
     assert "Lagerplatz" not in page and "Sucher " not in page
     assert "Companion" not in page
+
+
+def test_the_end_says_who_won_and_why_in_a_sentence(game: State) -> None:
+    setup = game.setup
+    assert de(winner_text(setup, Winner(1, "played their last card"))) == (
+        "Blau hat die letzte Karte gespielt und gewinnt."
+    )
+    assert de(winner_text(setup, Winner(None, "holds 4 ankhs"))) == (
+        "Die Mumie gewinnt mit 4 Lebenspunkten."
+    )
+    assert de(winner_text(setup, Winner(None, "every seeker is out"))) == (
+        "Die Mumie gewinnt, denn alle Schatzsucher sind ausgeschieden."
+    )
+    assert str(winner_text(setup, Winner(1, "played their last card"))) == (
+        "Blue wins: played their last card."
+    )
