@@ -42,7 +42,12 @@ def test_the_unit_runs_unprivileged_from_opt_in_its_state_directory() -> None:
     assert {"Type=notify", "WatchdogSec=30", "After=network.target"} <= lines
     assert "After=systemd-modules-load.service" in lines  # DeviceAllow's majors exist
     assert "WorkingDirectory=%S/pyramid-companion" in lines
-    assert "Environment=LG_WD=%S/pyramid-companion" in lines  # lgpio's pipes: not in /
+    # lgpio's pipes: not in / (read-only), nor with the journal, where a killed process's
+    # would pile up; in a runtime directory emptied at every stop
+    assert {"RuntimeDirectory=pyramid-companion", "Environment=LG_WD=%t/pyramid-companion"} <= lines
+    assert len([line for line in text.splitlines() if line.startswith("After=")]) == len(
+        {line for line in lines if line.startswith("After=")}
+    )  # no line twice
     assert "ProtectHome=yes" in lines  # the venv is under /opt, never in a home
     # the web server's connections and streams fit (service/webserver.py raises to it)
     assert f"LimitNOFILE={WANTED_FILES}" in lines

@@ -8,7 +8,7 @@ whatever imports (on a Pi 5 nothing works but lgpio; its native factory has no P
 the buzzer), so a missing lgpio is a start-up error that says what to install.
 
 lgpio writes its notify pipes in its working directory, or in ``$LG_WD``: the service
-runs in its state directory with ``LG_WD`` pointing there (a read-only ``/`` under
+points ``LG_WD`` at its runtime directory, emptied at every stop (a read-only ``/`` under
 ``ProtectSystem=strict`` makes gpiozero fall away from lgpio, gpiozero #1106).
 """
 
