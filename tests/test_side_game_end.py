@@ -108,9 +108,9 @@ def test_after_loot_n_runs_end_no_seat_enters_anything_but_the_hosts_undo(
             message = refused(client, "/lootnrun/api/undo", {"action": key})
             assert message == "The game is over: only the host may undo the winning action."
     german = refused(phones["table"], "/lootnrun/api/command", {"cmd": "loot"}, "de")
-    assert german.startswith("Das Spiel ist vorbei: es kann nichts mehr eingegeben werden.")
+    assert german.startswith("Das Spiel ist vorbei: Es kann nichts mehr eingegeben werden.")
     german = refused(phones["mummy"], "/lootnrun/api/undo", {"action": key}, "de")
-    assert german == "Das Spiel ist vorbei: nur der Gastgeber kann die Siegaktion zurücknehmen."
+    assert german == "Das Spiel ist vorbei: Nur der Gastgeber kann die Siegaktion zurücknehmen."
     # The host's undo needs the key of the winning entry: unconfirmed or stale, refused.
     assert "end screen" in refused(host, "/lootnrun/api/undo", {})
     assert "in the meantime" in refused(host, "/lootnrun/api/undo", {"action": "1-2-x"})
