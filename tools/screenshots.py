@@ -36,7 +36,6 @@ SEATS = {
 }
 #: Pages every phone may open, shot from the host's phone.
 OTHERS = [
-    "/watch",
     "/rules/mummy",
     "/rules/lootnrun",
     "/rules/crypt",
@@ -95,10 +94,17 @@ def shoot(lang: str, out: Path, turns: int) -> None:
                     _seeker_turn(table)
                     _mummy_turn(table)
                 every_seat("later")
-                _api(table.host, "GET", base + "/api/host/status")
                 for path in OTHERS:
                     table.host.goto(base + path)
                     _shoot(table.host, path, name("other", path))
+                status = _api(table.host, "GET", base + "/api/host/status")[1]
+                codes = {s["seat"]: s["code"] for s in status["table"]["seats"]}
+                spectator = _phone(browser)  # a late spectator with the watching seat's code
+                _language(spectator, base, lang)
+                spectator.goto(f"{base}/join/{codes['watch']}")
+                spectator.locator("#join").click()
+                spectator.wait_for_url(f"{base}/watch")
+                _shoot(spectator, "/watch", name("other", "/watch"))
                 spare = _phone(browser)
                 _language(spare, base, lang)
                 spare.goto(base + "/")

@@ -103,7 +103,9 @@ function renderActions(data) {
   const count = 5 - v.dice_out;
   const physical = data.options.dice === "physical";
   if (v.phase === "seeker_turn" && v.may_resolve) {
-    box.append(button(_("Resolve: the mummy moves {n}", {n: v.dice_out}), () => send({cmd: "resolve"})));
+    const resolve = v.dice_out === 1 ? _("Resolve: the mummy moves 1 step")
+                                     : _("Resolve: the mummy moves {n} steps", {n: v.dice_out});
+    box.append(button(resolve, () => send({cmd: "resolve"})));
   }
   if (v.phase === "seeker_turn" || v.phase === "seeker_rolled") {
     if (physical) {
