@@ -429,6 +429,13 @@ def moving_table(tmp_path: Path) -> tuple[Appliance, State, int, list[int]]:
     return app, before, home, legal
 
 
+def carry(app: Appliance, start: int, to: int, ply_after: int) -> None:
+    """A meeple lifted from ``start`` and put down on ``to``: counted, the game at ``ply_after``."""
+    app.mock_board.lift(start)
+    app.mock_board.place(to)
+    wait_until(lambda: ply(app) == ply_after)
+
+
 def test_a_meeple_counts_when_it_settles_and_a_hand_carrying_it_on_replaces_the_move(tmp_path):
     app, before, home, legal = moving_table(tmp_path)
     try:
@@ -471,16 +478,12 @@ def test_once_the_next_player_has_moved_the_last_move_stands(tmp_path):
     app, before, home, legal = moving_table(tmp_path)
     try:
         service, board = crypt(app), app.mock_board
-        board.lift(home)
-        board.place(legal[0])
-        wait_until(lambda: ply(app) == before.ply + 1)
+        carry(app, home, legal[0], before.ply + 1)
         red_moved = service.game.commands[-1]
         state = service.published.state
         assert state.phase is Phase.MOVING and state.to_move == 1
-        blue = maze_cell(state.meeples[1])
-        board.lift(blue)
-        board.place(service.board.position(sorted(destinations(state))[0]))
-        wait_until(lambda: ply(app) == before.ply + 2)
+        blue_to = service.board.position(sorted(destinations(state))[0])
+        carry(app, maze_cell(state.meeples[1]), blue_to, before.ply + 2)
         # Red's meeple lifted and put down again is Red's next move, not a new square
         # for the first one: that one stands in the game and the journal.
         state = service.published.state
@@ -501,9 +504,7 @@ def test_a_meeple_carried_on_to_a_square_it_could_not_reach_changes_nothing(tmp_
     app, before, home, legal = moving_table(tmp_path)
     try:
         service, board = crypt(app), app.mock_board
-        board.lift(home)
-        board.place(legal[0])
-        wait_until(lambda: ply(app) == before.ply + 1)
+        carry(app, home, legal[0], before.ply + 1)
         moved = service.published.state
         wrong = next(
             maze_cell(s)
