@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.games.mummy.commands import Roll
 from companion.games.mummy.first_game import TEXTS, Lesson
+from companion.games.mummy.state import Phase
 from companion.i18n.catalog import render
 from tests.test_browser import shot, sync_api
 from tests.test_end_browser import browser, put_board_right, site
@@ -81,6 +83,14 @@ def test_a_first_game_explains_each_new_situation_once_on_its_page(site, browser
         for lesson in service.published.lessons:
             expect(pages[lesson.seat].locator("#lessons")).to_contain_text(text(lesson))
             shot(pages[lesson.seat], f"first-game-{lesson.seat}-{lesson.key}")
+
+    # Red rolls and at once rolls again, so the first game meets a reroll (the bots
+    # reroll only when no face helps, which some games never meet).
+    service.submit("seeker0", Roll())
+    shown_now()
+    if service.game.current.phase is Phase.SEEKER_ROLLED:
+        service.submit("seeker0", Roll())
+        shown_now()
 
     want: dict[str, list[str]] = {seat: [] for seat in SEATS}
     keys_in_english: set[str] = set()
