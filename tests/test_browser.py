@@ -27,6 +27,18 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
+#: How long a page may take to load: a busy two-core CI machine running several chromium
+#: pages has taken over 8 s (the page-open figure a player waits on is ``companion bench``'s).
+NAVIGATION_MS = 20_000
+#: Headless in a container (no sandbox, no GPU), and nothing fetched from the internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = Path("/tmp")
 
 if not CHROMIUM.exists():
@@ -138,14 +150,7 @@ def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
+            args=CHROMIUM_ARGS,
         )
         yield browser
         browser.close()
@@ -154,6 +159,7 @@ def browser() -> Iterator[Any]:
 def phone(browser: Any) -> Any:
     page = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True).new_page()
     page.set_default_timeout(8000)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
     return page
 
 
@@ -212,6 +218,7 @@ def test_a_game_through_the_pages(server: Server, browser: Any) -> None:
     # The table screen joins by its link and shows both figures in the camp.
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     table.set_default_timeout(8000)
+    table.set_default_navigation_timeout(NAVIGATION_MS)
     table.goto(f"{server.url}/join/{codes['table']}")
     table.get_by_role("button", name="Join as the Table screen").click()
     expect(table).to_have_url(server.url + "/table")

@@ -19,7 +19,7 @@ from companion.games.mummy.events import SeekerCaught
 from companion.games.mummy.maze import parse_cell_name
 from companion.games.mummy.record import command_from_json, setup_from_json
 from companion.service.journal import Journal
-from tests.test_browser import CHROMIUM, Server, browser, phone, shot, sync_api, wait
+from tests.test_browser import CHROMIUM, NAVIGATION_MS, Server, browser, phone, shot, sync_api, wait
 
 assert CHROMIUM.exists()
 
@@ -145,6 +145,7 @@ def test_a_whole_game_against_the_computer_mummy(server: Server, browser: Any) -
 
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     table.set_default_timeout(8000)
+    table.set_default_navigation_timeout(NAVIGATION_MS)
     table.goto(f"{server.url}/join/{codes['table']}")
     table.locator("#join").click()  # confirm the seat
     expect(table.locator("#players")).to_contain_text("Mummy (the computer, normal)")

@@ -17,17 +17,11 @@ from pathlib import Path
 import pytest
 
 from companion.web import create_app
+from tests.test_browser import CHROMIUM_ARGS
 from tests.test_crypt_service import crypt, start
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+ARGS = CHROMIUM_ARGS
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at " + CHROMIUM)

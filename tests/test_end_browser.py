@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import CHROMIUM, PHONE, phone, shot, sync_api
+from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, NAVIGATION_MS, PHONE, phone, shot, sync_api
 
 __all__ = ["CHROMIUM"]
 
@@ -31,24 +29,21 @@ PAGES = {"mummy": "/mummy", "seeker0": "/seeker", "seeker1": "/seeker", "table":
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[Any, str]]:
-    """The mock appliance behind waitress on a free port."""
-    from waitress import create_server
-
+    """The mock appliance behind the companion's web server on a free port."""
+    from companion.service.webserver import Limits
+    from companion.service.webthread import ServerThread
     from companion.web import create_app
     from tests.test_service import start
 
     appliance = start(tmp_path)
     app = create_app(appliance.service, secret_key=os.urandom(32), appliance=appliance)
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     try:
-        yield appliance, f"http://127.0.0.1:{server.effective_port}"
+        with ServerThread(app, limits=Limits(threads=8)) as web:
+            try:
+                yield appliance, web.url
+            finally:
+                appliance.hub.end_streams()  # as ``companion run`` does: live pages end
     finally:
-        appliance.hub.end_streams()
-        time.sleep(0.3)
-        server.task_dispatcher.shutdown()
-        server.close()
         appliance.close()
 
 
@@ -56,9 +51,7 @@ def site(tmp_path: Path) -> Iterator[tuple[Any, str]]:
 def chromium(*args: str) -> Iterator[Any]:
     """Debian's chromium, headless, with ``args`` besides the sandbox's and the GPU's."""
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu", *args]
-        )
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *args])
         yield browser
         browser.close()
 
@@ -205,6 +198,7 @@ def touch_phone(browser: Any) -> Any:
     )
     page = context.new_page()
     page.set_default_timeout(8000)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
     return page
 
 

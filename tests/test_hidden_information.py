@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from waitress import create_server
 
 from companion.board.debounce import OccupancyChange
 from companion.games.crypt.board import square_name
@@ -43,6 +42,8 @@ from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import Published, Service
 from companion.service.mummy_tracker import BoardMap
+from companion.service.webserver import Limits
+from companion.service.webthread import ServerThread
 from companion.web import create_app
 from companion.web.payloads import mummy_payload, seeker_payload
 from tests.seating import join
@@ -337,7 +338,7 @@ def test_a_figure_moved_on_the_board_does_not_reach_the_mummys_stream(game):
 # -- the whole table: every game, every door, the board switch ----------------------------
 #
 # A whole appliance in mock mode (the maze, Loot N Run and the crypt on one board), its
-# Flask app in-process and on a live waitress server.  Random maze games are played by
+# Flask app in-process and on the companion's own live web server.  Random maze games are played by
 # the bots with the figures moved on the simulated board; at random moments the board
 # is given to another game and back, and clients without the right (a phone with no
 # seat, the mummy's phone, a watching phone) try every door: the pages, the JSON, the
@@ -396,7 +397,7 @@ LOOTNRUN_PLAYERS = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour":
 
 
 class LiveClient:
-    """A phone talking HTTP to the live waitress server (no cookies: no seat)."""
+    """A phone talking HTTP to the live web server (no cookies: no seat)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -462,7 +463,7 @@ class FlaskPhone:
 
 
 class WholeTable:
-    """The appliance, its app in-process and on waitress, the host and the phones."""
+    """The appliance, its app in-process and on the live web server, the host and the phones."""
 
     def __init__(self, state_dir: Path) -> None:
         from tests.test_service import start
@@ -472,10 +473,8 @@ class WholeTable:
         self.app = create_app(
             self.service, secret_key=os.urandom(32), appliance=self.appliance, testing=True
         )
-        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=8)
-        self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
+        self.web = ServerThread(self.app, limits=Limits(threads=8)).start()
+        self.port = self.web.port
         self.host = self.app.test_client()
         assert self.host.get("/").status_code in (200, 302)
         self.mummy = self.app.test_client()
@@ -583,9 +582,11 @@ class WholeTable:
                 assert taken == before, f"{who} gave the board to {taken} by {path}: {text}"
 
     def close(self) -> None:
-        self.server.close()
-        self.thread.join(timeout=5)
-        self.appliance.close()
+        try:
+            self.appliance.hub.end_streams()
+            self.web.stop()
+        finally:
+            self.appliance.close()
 
 
 def wait_for(check: Any, timeout: float = 5.0) -> None:

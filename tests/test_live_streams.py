@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,30 +14,28 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from waitress import create_server
 
 from companion.bench.clients import Site
 from companion.bench.streams import PHONES
+from companion.service.webserver import Limits
+from companion.service.webthread import ServerThread
 from companion.web import create_app
 
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[Any, Site]]:
-    """The mock appliance behind waitress with only two worker threads."""
+    """The mock appliance behind the companion's web server with only two worker threads."""
     from tests.test_service import start
 
     appliance = start(tmp_path)
     app = create_app(appliance.service, secret_key=os.urandom(32), appliance=appliance)
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     try:
-        yield app, Site(int(server.effective_port))
+        with ServerThread(app, limits=Limits(threads=2)) as web:
+            try:
+                yield app, Site(web.port)
+            finally:
+                appliance.hub.end_streams()
     finally:
-        appliance.hub.end_streams()
-        time.sleep(0.3)
-        server.task_dispatcher.shutdown()
-        server.close()
         appliance.close()
 
 

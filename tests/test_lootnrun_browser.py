@@ -1,5 +1,5 @@
-"""The Loot N Run page in a real browser (Playwright on Debian's chromium) against a real
-waitress server in a thread: a game of three starts, everyone loots, and Anna's Run is
+"""The Loot N Run page in a real browser (Playwright on Debian's chromium) against the
+companion's web server in a thread: a game of three starts, everyone loots, and Anna's Run is
 entered card by card by tapping treasure pictures; a second phone follows live.
 
 Screenshots on a phone viewport go to ``$LOOTNRUN_SHOTS`` (default: the test's tmp dir).
@@ -8,7 +8,6 @@ Screenshots on a phone viewport go to ``$LOOTNRUN_SHOTS`` (default: the test's t
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,42 +15,33 @@ from typing import Any
 import pytest
 
 from companion.board.score_track import track_path
+from companion.service.webserver import Limits
+from companion.service.webthread import ServerThread
 from companion.web import create_app
+from tests.test_browser import CHROMIUM_ARGS as ARGS
+from tests.test_browser import NAVIGATION_MS
 from tests.test_service import start, wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
-waitress = pytest.importorskip("waitress")
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    """The mock appliance behind waitress on a free port of 127.0.0.1."""
+    """The mock appliance behind the companion's web server on a free port of 127.0.0.1."""
     appliance = start(tmp_path)
     app = create_app(appliance.service, secret_key=os.urandom(32), appliance=appliance)
-    wsgi = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=wsgi.run, name="waitress", daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{wsgi.effective_port}", appliance
+        with ServerThread(app, limits=Limits(threads=8)) as web:
+            try:
+                yield web.url, appliance
+            finally:
+                appliance.service.closing = True  # as ``companion run`` does: live streams end
     finally:
-        appliance.service.closing = True  # as ``companion run`` does: live streams end
-        # Closed in the server's own thread: closing its sockets under a select() running
-        # in that thread fails there with EBADF.
-        wsgi.trigger.pull_trigger(wsgi.close)
-        thread.join(timeout=5)
         appliance.close()
 
 
@@ -68,6 +58,7 @@ def browser() -> Iterator[Any]:
 def phone(browser: Any) -> Any:
     page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
     page.set_default_timeout(10_000)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors

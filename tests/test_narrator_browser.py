@@ -21,7 +21,7 @@ from companion.games.mummy.events import Event, FigureMoved
 from companion.games.mummy.views import visible_events
 from companion.i18n.catalog import localize
 from companion.web.payloads import event_json
-from tests.test_browser import PHONE, shot, sync_api
+from tests.test_browser import NAVIGATION_MS, PHONE, shot, sync_api
 from tests.test_end_browser import browser, put_board_right, site
 
 __all__ = ["browser", "site"]
@@ -83,6 +83,7 @@ def open_seat(
     context.add_init_script(stub(voices) + also)
     page = context.new_page()
     page.set_default_timeout(8000)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
     page.goto(f"{url}/join/{code}")
     page.locator("#join").click()
     page.wait_for_function("() => document.querySelector('#log li')")

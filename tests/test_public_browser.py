@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from tests.test_browser import (
+    NAVIGATION_MS,
     Server,
     browser,
     phone,
@@ -47,6 +48,7 @@ def test_the_live_host_page_and_the_watching_seat(server: Server, browser: Any) 
     # The watching seat: the maze with the mummy, no figure of a seeker.
     watcher = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     watcher.set_default_timeout(8000)
+    watcher.set_default_navigation_timeout(NAVIGATION_MS)
     watcher.goto(f"{server.url}/join/{codes['watch']}")
     watcher.get_by_role("button", name=re.compile("Join as")).click()
     expect(watcher).to_have_url(server.url + "/watch")

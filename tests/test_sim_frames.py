@@ -5,12 +5,9 @@ publish, a moment before the LED thread rendered the step)."""
 from __future__ import annotations
 
 import os
-import threading
 import time
 from pathlib import Path
 from typing import Any
-
-import waitress
 
 from companion.bench.clients import SseClient, host_session
 from companion.games.mummy.commands import MummyStep
@@ -21,6 +18,8 @@ from companion.games.mummy.simulate import setup_for
 from companion.games.mummy.views import visible_events
 from companion.mazes import load_maze
 from companion.service.journal import Journal
+from companion.service.webserver import Limits
+from companion.service.webthread import ServerThread
 from tests.test_service import start, wait_until
 
 
@@ -59,9 +58,8 @@ def test_a_mummy_step_appears_on_sim_with_the_new_frame(tmp_path: Path) -> None:
     from companion.web import create_app
 
     web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
-    server = waitress.create_server(web, host="127.0.0.1", port=0, threads=4)
-    port = int(server.effective_port)
-    threading.Thread(target=server.run, daemon=True).start()
+    server = ServerThread(web, limits=Limits(threads=4)).start()
+    port = server.port
     _, cookie = host_session(f"http://127.0.0.1:{port}")
     client = SseClient("127.0.0.1", port, "/sim/api/stream", cookie)
     steps = 0
@@ -90,9 +88,7 @@ def test_a_mummy_step_appears_on_sim_with_the_new_frame(tmp_path: Path) -> None:
             time.sleep(0.05)  # the next step a little later, as a player would
     finally:
         client.close()
-        app.service.close()
-        time.sleep(0.1)
-        server.task_dispatcher.shutdown()
-        server.close()
+        app.service.close()  # ends the live streams
+        server.stop()
         app.close()
     assert steps >= 1

@@ -12,6 +12,7 @@ import pytest
 
 from tests.test_browser import (
     CHROMIUM,
+    NAVIGATION_MS,
     Server,
     browser,
     phone,
@@ -245,6 +246,7 @@ def test_the_page_in_german_from_the_phone_and_switched_to_english(
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
     page = context.new_page()
     page.set_default_timeout(8000)
+    page.set_default_navigation_timeout(NAVIGATION_MS)
     page.goto(f"{server.url}/join/{seats['codes']['table']}")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     page.get_by_role("button", name=re.compile("Den Platz Tischanzeige übernehmen")).click()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,11 @@ TARGETS = {
 
 
 def bench_end_to_end(quick: bool) -> list[Figure]:
-    import waitress
-
     from companion.board.config import default_config_text, parse_config
     from companion.mazes import load_maze
     from companion.service.appliance import build
+    from companion.service.webserver import Limits
+    from companion.service.webthread import ServerThread
     from companion.web import create_app
 
     config = parse_config(default_config_text())
@@ -35,10 +34,8 @@ def bench_end_to_end(quick: bool) -> list[Figure]:
         app = build(config, maze, text, state_dir=Path(directory), mock=True)
         assert app.mock_board is not None
         web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
-        server = waitress.create_server(web, host="127.0.0.1", port=0, threads=8)
-        port = int(server.effective_port)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
+        server = ServerThread(web, limits=Limits(threads=8)).start()
+        port = server.port
         _, cookie = host_session(f"http://127.0.0.1:{port}")
         client = SseClient("127.0.0.1", port, "/sim/api/stream", cookie)
         try:
@@ -46,9 +43,7 @@ def bench_end_to_end(quick: bool) -> list[Figure]:
         finally:
             client.close()
             app.service.close()  # ends the live streams
-            time.sleep(0.2)
-            server.task_dispatcher.shutdown()
-            server.close()
+            server.stop()
             app.close()
     settle = config.sensors.settle_ms / 1000
     scan = 1 / config.sensors.scan_hz

@@ -18,7 +18,6 @@ import json
 import os
 import re
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -76,12 +75,12 @@ def _unslimmed(texts: list[bytes]) -> int:
 
 
 def bench_pages(quick: bool) -> list[Any]:
-    import waitress
-
     from companion.board.config import default_config
     from companion.mazes import load_maze
     from companion.service.appliance import build
     from companion.service.autoplay import play_game
+    from companion.service.webserver import Limits
+    from companion.service.webthread import ServerThread
     from companion.web import create_app
 
     pace_s = 0.03 if quick else 0.2
@@ -89,11 +88,9 @@ def bench_pages(quick: bool) -> list[Any]:
         maze, text = load_maze(None)
         app = build(default_config(), maze, text, state_dir=Path(directory), mock=True)
         web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
-        server = waitress.create_server(web, host="127.0.0.1", port=0, threads=16)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
+        server = ServerThread(web, limits=Limits(threads=16)).start()
         try:
-            site = Site(server.effective_port)
+            site = Site(server.port)
             colours = list(web.extensions["companion.seats"].table.colours)
             pages = [_page_bytes(site, seat, page, state) for seat, page, _, state in PHONES]
             socks = [site.open_stream(seat, stream) for seat, _, stream, _ in PHONES]
@@ -106,7 +103,8 @@ def bench_pages(quick: bool) -> list[Any]:
                 for sock in socks:
                     sock.close()
         finally:
-            server.close()
+            app.service.close()  # ends the live streams
+            server.stop()
             app.close()
     streams = [sum(reader.messages[s]) for s in socks]
     texts = reader.texts or {}

@@ -114,12 +114,12 @@ def _idle_worker(seconds: float) -> None:
     then a bare thread waking at the scan rate: prints the three CPU shares and the rate."""
     import resource
 
-    import waitress
-
     from companion.board.config import default_config
     from companion.board.mock_board import MockBoard
     from companion.mazes import load_maze
     from companion.service.appliance import build
+    from companion.service.webserver import Limits
+    from companion.service.webthread import ServerThread
     from companion.web import create_app
 
     def cpu_share(wait: Callable[[], None]) -> float:
@@ -134,8 +134,7 @@ def _idle_worker(seconds: float) -> None:
     with tempfile.TemporaryDirectory() as directory:
         app = build(config, maze, text, state_dir=Path(directory), mock=True)
         web = create_app(app.service, secret_key=os.urandom(32), appliance=app)
-        server = waitress.create_server(web, host="127.0.0.1", port=0, threads=8)
-        threading.Thread(target=server.run, daemon=True).start()
+        server = ServerThread(web, limits=Limits(threads=8)).start()
         time.sleep(1.0)
         total = cpu_share(lambda: time.sleep(seconds))
         board = app.mock_board
@@ -144,7 +143,7 @@ def _idle_worker(seconds: float) -> None:
         time.sleep(0.5)
         animating = cpu_share(lambda: time.sleep(seconds))
         app.service.close()
-        server.close()
+        server.stop()
         app.close()
 
     stop = threading.Event()
