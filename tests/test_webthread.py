@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from companion.bench.clients import Site
+from companion.bench.streams import PHONES
 from companion.service.webserver import Limits
 from companion.service.webthread import ServerThread
 from companion.web import create_app
@@ -141,3 +142,39 @@ def test_a_server_never_started_stops_quietly(app) -> None:
     web.stop()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1)
+
+
+def test_a_handed_off_stream_is_closed_by_waitress_own_loop_only(app, monkeypatch) -> None:
+    """The streams leave waitress from a worker thread; waitress's loop walks its maps
+    unlocked, so only that loop may close a channel (a map changed under its walk stops
+    it for good: every page then hangs)."""
+    from waitress.channel import HTTPChannel
+
+    closed_in: list[str] = []
+    close = HTTPChannel.handle_close
+
+    def recorded(channel: Any) -> None:
+        closed_in.append(threading.current_thread().name)
+        close(channel)
+
+    monkeypatch.setattr(HTTPChannel, "handle_close", recorded)
+    with ServerThread(app, limits=Limits(threads=4), name="waitress-loop") as web:
+        site = Site(web.port)
+        time.sleep(0.3)  # the seats' joining connections closed
+        closed_in.clear()
+        socks = [site.open_stream(seat, path) for seat, path in PHONES]
+        broadcaster = app.extensions["companion.broadcaster"]
+        deadline = time.monotonic() + 5
+        while broadcaster.count < len(PHONES) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert broadcaster.count == len(PHONES)
+        # Waitress lets go of each handed-off connection within a second or two ...
+        while len(closed_in) < len(PHONES) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        # ... in its own loop thread, and the phones' streams stay open.
+        assert len(closed_in) >= len(PHONES)
+        assert set(closed_in) == {"waitress-loop"}
+        assert broadcaster.count == len(PHONES)
+        assert _get(web.port).startswith(b"HTTP/1.1 200")
+        for sock in socks:
+            sock.close()

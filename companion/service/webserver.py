@@ -190,12 +190,15 @@ class GuardedServer(TcpWSGIServer):  # type: ignore[misc]
         return not full and time.monotonic() >= self.paused_until
 
     def maintenance(self, now: float) -> None:
-        """Waitress's sweep of idle connections, and of requests sent too slowly."""
-        super().maintenance(now)
+        """Waitress's sweep of idle connections, and of requests sent too slowly (over a
+        copy of the channels: waitress's own sweep walks the live dict)."""
+        idle = now - self.adj.channel_timeout
         late = time.monotonic() - self.limits.request_s
         for channel in list(self.active_channels.values()):
+            if channel.requests:
+                continue
             began = getattr(channel, "began", None)
-            if began is not None and began < late and not channel.requests:
+            if channel.last_activity < idle or (began is not None and began < late):
                 channel.will_close = True
 
     def from_address(self, host: str) -> int:

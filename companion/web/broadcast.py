@@ -348,9 +348,11 @@ def hand_off(environ: dict[str, Any]) -> socket.socket | None:
     """Take the request's connection from waitress, or None under another server.
 
     Waitress names its channel only through ``waitress.client_disconnected`` (a bound
-    method); while a request runs, the channel neither reads nor writes, so the socket
-    can be duplicated and the channel closed: its own writes then end quietly as a
-    client that left.
+    method).  While a request runs, the channel neither reads nor writes, so the socket
+    can be duplicated; the channel is then marked as a client that left, so its own
+    writes end quietly, and waitress's loop closes it once the request is done.  The
+    channel is never closed here: this is a worker thread, and waitress's loop reads its
+    maps unlocked (a map changed under its iteration stops the loop for good).
     """
     check = environ.get("waitress.client_disconnected")
     channel = getattr(check, "__self__", None)
@@ -361,7 +363,8 @@ def hand_off(environ: dict[str, Any]) -> socket.socket | None:
     logger = getattr(channel, "logger", None)
     if isinstance(logger, logging.Logger) and _QUIET not in logger.filters:
         logger.addFilter(_QUIET)
-    channel.handle_close()
+    with channel.outbuf_lock:
+        channel.connected = False
     return mine
 
 
