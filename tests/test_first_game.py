@@ -11,7 +11,7 @@ from companion.games.mummy.commands import Command
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import make_setup, playable_card
 from companion.games.mummy.events import DiceRolled, SeekerCaught
-from companion.games.mummy.first_game import TEXTS, Lesson, lessons_for
+from companion.games.mummy.first_game import TEXTS, Lesson, lessons_for, waits_for
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.players import MummyBot, SeekerBot
 from companion.games.mummy.record import setup_from_json
@@ -218,3 +218,50 @@ def test_a_restart_shows_the_lessons_it_showed(tmp_path) -> None:
         assert mummy_payload(published, table)["lessons"] == []
     finally:
         app.close()
+
+
+@pytest.mark.parametrize(("seed", "colours"), GAMES)
+def test_an_explanation_stays_while_its_situation_lasts(
+    default_maze: Maze, default_maze_text: str, seed: int, colours: tuple[str, ...]
+) -> None:
+    """The mummy's walk is explained when its first move begins and stays on its page for
+    every step of that move (it went after the first step); an explanation of what the
+    game waits for stays until the game waits for something else, and nothing else stays."""
+    game = bot_game(default_maze, default_maze_text, seed, colours, first=True)
+    steps = states(game)
+    assert len(game.showing) == len(steps) == len(game.lessons)
+    for i, (_, after, _) in enumerate(steps):
+        new, shown = game.lessons[i], game.showing[i]
+        assert shown[: len(new)] == new  # the moment's own lessons first, as before
+        for kept in shown[len(new) :]:  # then one still about what the game waits for
+            assert kept == waits_for(after) and kept in game.showing[i - 1], (i, kept)
+    # The mummy's first move: taught as it begins, shown at each of its steps, gone after.
+    walk = Lesson("mummy", "mummy_move")
+    begun = next(i for i, step in enumerate(game.lessons) if walk in step)
+    ended = next(i for i in range(begun, len(steps)) if steps[i][1].phase is not Phase.MUMMY_MOVING)
+    assert ended - begun >= 2, "the first move took a single step: no check of the steps after"
+    assert all(walk in game.showing[i] for i in range(begun, ended))
+    assert walk not in game.showing[ended]
+    assert all(walk not in shown for shown in game.showing[ended:])
+    # A restart shows the same.
+    again = RunningGame.replayed(
+        3, game.setup_json(), [game.command_json(c) for c in game.commands]
+    )
+    assert again.showing == game.showing
+
+
+def test_after_a_reroll_the_announcement_is_still_explained(
+    default_maze: Maze, default_maze_text: str
+) -> None:
+    from companion.games.mummy.commands import Roll
+
+    setup = make_setup(default_maze, ("red", "blue"), seed=11, options=Options(first_game=True))
+    game = RunningGame(1, setup, default_maze_text)
+    for _ in range(2):  # Red rolls, then rolls again
+        after, events = game.try_apply(Roll())
+        game.accept(Roll(), after, events)
+    assert game.current.phase is Phase.SEEKER_ROLLED
+    keys = [lesson.key for lesson in game.lessons_now]
+    assert "reroll" in keys and keys[-1] == "announce", keys
+    assert [m.id for m in lessons_for(game.lessons_now, "seeker0")][-1] == TEXTS["announce"]
+    assert lessons_for(game.lessons_now, "mummy") == []

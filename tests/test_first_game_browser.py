@@ -23,17 +23,19 @@ from tests.test_narrator_browser import open_seat, start_game
 
 __all__ = ["browser", "site"]
 
-#: Records each set of explanations a page shows, once per showing.
+#: Records the explanations a page shows as they appear (one that stays on while its
+#: situation lasts is recorded once).
 RECORD = """
   window.lessonRuns = [];
   document.addEventListener("DOMContentLoaded", () => {
     const box = document.getElementById("lessons");
     if (!box) return;
-    let last = "[]";
+    let last = [];
     new MutationObserver(() => {
       const texts = box.hidden ? [] : [...box.querySelectorAll("p.lesson")].map(p => p.textContent);
-      const key = JSON.stringify(texts);
-      if (key !== last) { last = key; if (texts.length) window.lessonRuns.push(texts); }
+      const appeared = texts.filter(t => !last.includes(t));
+      last = texts;
+      if (appeared.length) window.lessonRuns.push(appeared);
     }).observe(box, {childList: true, subtree: true, attributes: true});
   });
 """

@@ -12,7 +12,7 @@ from typing import Any
 from companion.games.mummy.commands import Command
 from companion.games.mummy.engine import apply, make_setup, new_game
 from companion.games.mummy.events import Event
-from companion.games.mummy.first_game import Lesson, new_lessons, taught
+from companion.games.mummy.first_game import Lesson, new_lessons, still_shown, taught
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.record import (
     command_from_json,
@@ -48,11 +48,15 @@ class RunningGame:
     #: A first game's lessons, step by step: those the start showed, then those each
     #: command showed (``first_game.py``; all empty in other games).
     lessons: list[tuple[Lesson, ...]] = field(default_factory=list)
+    #: What the pages showed at each step: its lessons, and one still about what the
+    #: game waits for (``first_game.still_shown``).
+    showing: list[tuple[Lesson, ...]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.state is None:
             self.state, self.last_events = new_game(self.setup)
             self.lessons = [self._teach(None, self.state, self.last_events)]
+            self.showing = [self.lessons[0]]
 
     def _teach(self, before: State | None, after: State, events: list[Event]) -> tuple[Lesson, ...]:
         """The lessons a moment shows (none unless the game is a first game)."""
@@ -60,10 +64,17 @@ class RunningGame:
             return ()
         return new_lessons(taught(self.lessons), before, after, events)
 
+    def _learn(self, before: State | None, after: State, events: list[Event]) -> None:
+        """A step's lessons, and what the pages show after it."""
+        new = self._teach(before, after, events)
+        self.lessons.append(new)
+        self.showing.append(still_shown(self.showing[-1] if self.showing else (), new, after))
+
     @property
     def lessons_now(self) -> tuple[Lesson, ...]:
-        """The lessons the pages show now: those of the last command (or the start)."""
-        return self.lessons[-1] if self.lessons else ()
+        """The lessons the pages show now: those of the last command (or the start), and
+        one shown before about what the game still waits for."""
+        return self.showing[-1] if self.showing else ()
 
     @property
     def owners(self) -> list[str]:
@@ -88,7 +99,7 @@ class RunningGame:
         self.previous = self.state
         self.actions.append(describe(self.current, command))
         self.commands.append(command)
-        self.lessons.append(self._teach(self.previous, state, events))
+        self._learn(self.previous, state, events)
         self.state = state
         self.last_events = events
         self.changes += 1
@@ -99,7 +110,8 @@ class RunningGame:
         assert self.previous is not None
         self.actions[-1] = describe(self.previous, command)
         self.lessons.pop()  # the replaced command's lessons: those of the new one
-        self.lessons.append(self._teach(self.previous, state, events))
+        self.showing.pop()
+        self._learn(self.previous, state, events)
         self.state = state
         self.last_events = events
         self.changes += 1

@@ -98,21 +98,30 @@ def situations(before: State | None, after: State, events: Sequence[Event]) -> l
                 found.append(Lesson(roller, "mummy_face"))
         elif isinstance(event, SeekerCaught):
             found.append(Lesson("mummy", "catch"))
-    seat = f"seeker{after.seeker}"
-    phase = after.phase
-    if phase is Phase.SEEKER_TURN:
-        found.append(Lesson(seat, "resolve" if after.may_resolve and after.dice_out else "roll"))
-    elif phase is Phase.SEEKER_ROLLED:
-        found.append(Lesson(seat, "announce"))
-    elif phase is Phase.SEEKER_MOVING:
-        found.append(Lesson(seat, "move"))
-    elif phase is Phase.SEEKER_CARD and playable_card(after) is not None:
-        found.append(Lesson(seat, "card"))
-    elif phase is Phase.MUMMY_ROLL:
-        found.append(Lesson("mummy", "mummy_roll"))
-    elif phase is Phase.MUMMY_MOVING:
-        found.append(Lesson("mummy", "mummy_move"))
+    waiting = waits_for(after)
+    if waiting is not None:
+        found.append(waiting)
     return found
+
+
+def waits_for(state: State) -> Lesson | None:
+    """The lesson about what the game waits for now, and whose it is (None at the end,
+    and for a card that cannot be played)."""
+    seat = f"seeker{state.seeker}"
+    phase = state.phase
+    if phase is Phase.SEEKER_TURN:
+        return Lesson(seat, "resolve" if state.may_resolve and state.dice_out else "roll")
+    if phase is Phase.SEEKER_ROLLED:
+        return Lesson(seat, "announce")
+    if phase is Phase.SEEKER_MOVING:
+        return Lesson(seat, "move")
+    if phase is Phase.SEEKER_CARD and playable_card(state) is not None:
+        return Lesson(seat, "card")
+    if phase is Phase.MUMMY_ROLL:
+        return Lesson("mummy", "mummy_roll")
+    if phase is Phase.MUMMY_MOVING:
+        return Lesson("mummy", "mummy_move")
+    return None
 
 
 def new_lessons(
@@ -127,6 +136,15 @@ def new_lessons(
             seen.add(lesson)
             out.append(lesson)
     return tuple(out)
+
+
+def still_shown(shown: Sequence[Lesson], new: Sequence[Lesson], after: State) -> tuple[Lesson, ...]:
+    """What the pages show after a moment: its new lessons, and the one shown before
+    about what the game still waits for (the mummy's walk after its first step, the
+    announcement after a reroll), so an explanation stays while its situation lasts."""
+    waiting = waits_for(after)
+    kept = [lesson for lesson in shown if lesson == waiting and lesson not in new]
+    return (*new, *kept)
 
 
 def taught(steps: Iterable[Sequence[Lesson]]) -> frozenset[Lesson]:
