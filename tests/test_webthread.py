@@ -178,3 +178,15 @@ def test_a_handed_off_stream_is_closed_by_waitress_own_loop_only(app, monkeypatc
         assert _get(web.port).startswith(b"HTTP/1.1 200")
         for sock in socks:
             sock.close()
+
+
+def test_a_phone_reloading_its_stream_fast_is_never_turned_away(app) -> None:
+    """A page reloaded again and again (a child's thumb on reload) opens a stream each
+    time: the connections waitress has let go to the stream thread, closed by its loop a
+    moment later, do not count against the device's connections meanwhile."""
+    with ServerThread(app, limits=Limits(connections_per_address=8, threads=2)) as web:
+        site = Site(web.port)
+        time.sleep(0.3)  # the seats' joining connections closed
+        for _ in range(30):
+            site.open_stream("table", "/api/table/stream").close()  # (a 503 raises here)
+        assert _get(web.port).startswith(b"HTTP/1.1 200")
