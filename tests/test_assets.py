@@ -5,24 +5,14 @@ Wi-Fi); a changed file gets a new URL."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from companion.web.assets import version_of
-from tests.test_browser import CHROMIUM, Server, browser, phone
+from tests.test_browser import CHROMIUM, Server, browser, phone, server
 
 assert CHROMIUM.exists()
 
-__all__ = ["browser"]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("assets"))
-    yield server
-    server.stop()
+__all__ = ["browser", "server"]  # the browser tests' shared fixtures (one each per module)
 
 
 def test_a_page_load_makes_no_revalidation_round_trips(server: Server, browser: Any) -> None:

@@ -8,16 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_browser import Server, browser, phone, wait  # noqa: F401
+
+from tests.test_browser import Server, browser, phone, server, wait  # noqa: F401
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    server = Server(tmp_path_factory.mktemp("companion"))
-    yield server
-    server.stop()
 
 
 def host_page(server: Server, browser: Any) -> Any:  # noqa: F811

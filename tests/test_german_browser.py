@@ -6,10 +6,7 @@ screen "Rot hat den Pfeil angesagt"; English pages keep "add arrow"."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.test_browser import (
     CHROMIUM,
@@ -17,19 +14,13 @@ from tests.test_browser import (
     browser,
     phone,
     put_figures_in_the_camp,
+    server,
     sync_api,
 )
 
 assert CHROMIUM.exists()
 
-__all__ = ["browser"]  # the module's fixture, shared with the other browser tests
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("german"))
-    yield server
-    server.stop()
+__all__ = ["browser", "server"]  # the browser tests' shared fixtures (one each per module)
 
 
 def german_phone(browser: Any, server: Server, code: str) -> Any:

@@ -22,9 +22,10 @@ DEBIAN_TTY_RULE = (
 )
 
 
-def load() -> ModuleType:
-    path = ROOT / "tools" / "pi-check" / "device_access.py"
-    spec = importlib.util.spec_from_file_location("device_access", path)
+def load(name: str = "device_access") -> ModuleType:
+    """One of pi-check's own Python scripts (``tools/pi-check/NAME.py``), imported."""
+    path = ROOT / "tools" / "pi-check" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -126,15 +127,6 @@ def test_the_recorded_syscalls_are_held_against_the_units_filter(
     ]
 
 
-def load_update_check() -> ModuleType:
-    path = ROOT / "tools" / "pi-check" / "update_check.py"
-    spec = importlib.util.spec_from_file_location("update_check", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_update_steps_game_check_holds_across_a_restart_and_fails_on_a_new_key(
     tmp_path: Path,
 ) -> None:
@@ -143,7 +135,7 @@ def test_the_update_steps_game_check_holds_across_a_restart_and_fails_on_a_new_k
     restart keeps it, a new secret key (the file gone) fails it with words."""
     from companion.bench.clients import run_companion
 
-    check = load_update_check()
+    check = load("update_check")
     state, saved = tmp_path / "state", tmp_path / "game.json"
     state.mkdir()
     journal = state / "journal.sqlite3"
@@ -176,7 +168,7 @@ def test_the_update_steps_game_check_holds_across_a_restart_and_fails_on_a_new_k
 
 
 def test_the_update_steps_venv_check_names_a_file_that_is_not_the_clones(tmp_path: Path) -> None:
-    check = load_update_check()
+    check = load("update_check")
     site, clone = tmp_path / "site", tmp_path / "clone"
     for where in (site, clone):
         (where / "companion" / "pi").mkdir(parents=True)

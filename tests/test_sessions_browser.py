@@ -14,18 +14,11 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import CHROMIUM, Server, browser, phone, sync_api
+from tests.test_browser import CHROMIUM, Server, browser, phone, server, sync_api
 
 assert CHROMIUM.exists()
 
-__all__ = ["browser"]  # the module's fixture, shared with the other browser tests
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("sessions"))
-    yield server
-    server.stop()
+__all__ = ["browser", "server"]  # the browser tests' shared fixtures (one each per module)
 
 
 class Elsewhere:

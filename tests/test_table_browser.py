@@ -5,7 +5,6 @@ that names it, and every page hears of it; the maze's edges are labelled."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,22 +16,16 @@ from tests.test_browser import (
     browser,
     phone,
     put_figures_in_the_camp,
+    server,
     shot,
     sync_api,
 )
 
 assert CHROMIUM.exists()
 
-__all__ = ["browser"]  # the module's fixture, shared with the other browser tests
+__all__ = ["browser", "server"]  # the browser tests' shared fixtures (one each per module)
 
 CAMP = 144
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("table"))
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")
