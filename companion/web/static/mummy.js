@@ -42,8 +42,9 @@ function render(data) {
   const v = data.view;
   renderHeaderAnkhs("\u2625 " + _("{n} of {needs}", {n: v.mummy_ankhs, needs: v.mummy_needs}));
   renderCaught(data.caught);
-  renderControls(data);
+  // While another game has the board nothing is offered: every tap would be refused.
   const moving = v.phase === "mummy_moving" && !data.board_away;
+  renderControls(data, moving);
   board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step",
                         named: messageCells(v.maze)});
   renderRoutes(moving ? data.routes || [] : []);
@@ -70,15 +71,13 @@ function pointsAt(cell) {
           ontouchcancel: off, onmouseleave: off, onblur: off};
 }
 
-function renderControls(data) {
+function renderControls(data, moving) {
   const v = data.view, actions = $("actions"), pad = $("pad"), steps = $("steps");
   // The buttons are drawn anew: the one a finger or the mouse pointed at is gone (no
   // leave nor blur follows), so its mark on the maze goes with it.
   board.mark(null);
   actions.replaceChildren();
   pad.replaceChildren();
-  // While another game has the board nothing is offered: every tap would be refused.
-  const moving = v.phase === "mummy_moving" && !data.board_away;
   steps.hidden = !moving;
   pad.hidden = !moving;
   if (v.phase === "mummy_roll" && !data.board_away) {
