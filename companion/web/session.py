@@ -13,24 +13,100 @@ opened where cookies are held back): a fresh session would replace its seat.  A 
 served to such a request still needs a CSRF token for its form, so that token is not
 kept in a session: it is signed for the address the page went to and good for an hour
 (``csrf_token``/``csrf_ok``).
+
+The cookie and that token carry the time they were signed at, and a Pi without a
+real-time clock may boot to an earlier time (after a power cut with no internet,
+fake-hwclock's last hourly save).  Their age is measured on a ``SteadyClock``: the wall
+clock, but never earlier than the latest signing time of a valid cookie it has seen (only
+this server's key signs them), so a clock that went back hours or days shuts no phone out,
+and a cookie re-signed meanwhile carries no earlier time.  Once the clock is right, the
+ages are the real ones and the expiry holds as before.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import BadData, URLSafeTimedSerializer
+from itsdangerous import BadData, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
 #: Seconds a CSRF token given without a session stays good.
 ANONYMOUS_TOKEN_S = 3600
+#: How far ahead of the wall clock a signing time may lie and still be believed: the
+#: clock went back that far at most (Flask's cookie lifetime, 31 days). A time further
+#: ahead is refused as expired.
+CLOCK_BACK_S = 31 * 86400
+
+
+def wall() -> float:
+    """The system clock (tests shift it)."""
+    return time.time()
+
+
+class SteadyClock:
+    """Seconds since the epoch that never go back below a time already vouched for: the
+    latest signing time of a valid cookie or token (a clock that went back is behind it)."""
+
+    def __init__(self) -> None:
+        self.floor = 0
+
+    def now(self) -> int:
+        return max(int(wall()), self.floor)
+
+    def vouch(self, signed_at: int) -> None:
+        """A valid signature made at ``signed_at``: the true time is at least that."""
+        if signed_at > int(wall()) + CLOCK_BACK_S:
+            raise SignatureExpired(f"signed {signed_at - int(wall())} s in the future")
+        self.floor = max(self.floor, signed_at)
+
+
+class SteadySigner(TimestampSigner):
+    """itsdangerous' timestamp signer on a ``SteadyClock``: a signing time ahead of the
+    wall clock (it went back) is not refused, and the age counts from the steady time."""
+
+    def __init__(self, *args: Any, clock: SteadyClock, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clock = clock
+
+    def get_timestamp(self) -> int:
+        return self.clock.now()
+
+    def unsign(
+        self, signed_value: str | bytes, max_age: int | None = None, return_timestamp: bool = False
+    ) -> Any:
+        value, signed = super().unsign(signed_value, return_timestamp=True)  # signature only
+        at = int(signed.timestamp())
+        self.clock.vouch(at)
+        age = self.clock.now() - at
+        if max_age is not None and age > max_age:
+            raise SignatureExpired(f"Signature age {age} > {max_age} seconds", payload=value)
+        return (value, signed) if return_timestamp else value
 
 
 class GuardedSessions(SecureCookieSessionInterface):
     """Flask's signed cookie sessions that never overwrite a cookie the browser did not
     send, unless the request gave the device a seat or the host's role."""
+
+    def __init__(self) -> None:
+        self.clock = SteadyClock()
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        made = super().get_signing_serializer(app)
+        if made is not None:
+            made.signer = SteadySigner
+            made.signer_kwargs = {**made.signer_kwargs, "clock": self.clock}
+        return made
+
+    def get_expiration_time(self, app: Flask, session: Any) -> datetime | None:
+        """The cookie's Expires from the steady time (a phone's clock is right)."""
+        if not session.permanent:
+            return None
+        now = datetime.fromtimestamp(self.clock.now(), UTC)
+        return now + timedelta(seconds=app.permanent_session_lifetime.total_seconds())
 
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
         if arrived_with_session() or g.get("companion_session_given", False):
@@ -76,7 +152,13 @@ def csrf_ok(sent: str) -> bool:
 
 
 def _anonymous() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.secret_key or b"", salt="companion-csrf")
+    clock = current_app.session_interface.clock  # type: ignore[attr-defined]
+    return URLSafeTimedSerializer(
+        current_app.secret_key or b"",
+        salt="companion-csrf",
+        signer=SteadySigner,
+        signer_kwargs={"clock": clock},
+    )
 
 
 def _address() -> str:
