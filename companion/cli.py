@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import re
 import socket
 import sys
 import time
@@ -32,10 +33,40 @@ SEEKERS = Number(1, 4, integer=True)
 SEED = Number(0, 2**32 - 1, integer=True)
 SECONDS = Number(0, 3600, unit="s")
 
+#: A value argparse would take for an option of its own ("-inf", "-1e400", "-nan").
+_DASHED_NUMBER = re.compile(r"^-(inf(inity)?|nan|\d|\.\d)", re.IGNORECASE)
+
+
+def _number_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option of ``parser`` and its subcommands that takes a ``Number``."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action.type, Number):
+            found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _number_options(sub)
+    return found
+
+
+def _numbers_joined(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """``--seconds -inf`` as ``--seconds=-inf``: argparse takes a value that starts with
+    a dash for an option ("expected one argument"); the number's own check then says
+    what is wrong with it."""
+    numbers = _number_options(parser)
+    out: list[str] = []
+    for word in argv:
+        if out and out[-1] in numbers and _DASHED_NUMBER.match(word):
+            out[-1] = f"{out[-1]}={word}"
+        else:
+            out.append(word)
+    return out
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(_numbers_joined(parser, given))
     if not hasattr(args, "func"):
         parser.print_help()
         return 2

@@ -315,3 +315,14 @@ def test_install_sh_and_the_hardware_build_refuse_bad_values_too(value, capsys):
             build.main(["--check", value])
         assert info.value.code == 2
         assert "argument directory: must name a file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-inf", "-1", "-nan", "-1e400"])
+def test_a_number_option_given_a_dashed_value_apart_names_the_option(value, tmp_path):
+    """``--seconds -inf`` (a space, not "="): the option's own words, not argparse's
+    "expected one argument"."""
+    outcome = run_cli(["selftest", "--mock", "--seconds", value], tmp_path)
+    _words(outcome)
+    assert outcome.code == 2, outcome
+    assert "argument --seconds: must be a number from 0 to 3600" in outcome.err, outcome.err
+    assert "expected one argument" not in outcome.err

@@ -596,3 +596,15 @@ def test_a_card_entered_by_two_seekers_names_no_card_and_no_seeker(table):
     assert violet.get("/api/seeker/state").json["stage"] == "playing"
     stored = table.appliance.journal.load(table.service.game.id)
     assert stored.setup["hands"] == [RED_HAND, BLUE_HAND, violet_hand]
+
+
+def test_the_join_page_names_every_seat_in_a_sentence(table):
+    """ "Join as the Watching?" read wrong: the watching seat is the Spectator's."""
+    table.new_game(["red", "blue"])
+    phone = table.app.test_client()
+    page = phone.get(f"/join/{table.codes['watch']}").get_data(as_text=True)
+    assert "Join as the Spectator?" in page and "Watching?" not in page
+    german = table.app.test_client()
+    german.set_cookie("lang", "de")
+    page = german.get(f"/join/{table.codes['watch']}", headers={"Accept-Language": "de"})
+    assert "Als Zuschauer beitreten?" in page.get_data(as_text=True)

@@ -12,6 +12,8 @@ the journal, to compare with after repairs.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import re
@@ -21,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import writes
 from companion.board.boardcheck import (
     Board,
     BoardCheck,
@@ -35,6 +38,7 @@ from companion.board.boardcheck import (
 from companion.board.config import BoardConfig
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Mode, Scene
+from companion.i18n import Msg, msg
 
 from .journal import Journal
 from .loop import GameLoop, Request, ServiceError
@@ -72,6 +76,8 @@ class BoardCheckService(GameLoop[Published]):
         self._check: BoardCheck | None = None
         self._started = ""
         self._saved: str | None = None
+        #: Why the finished check's report could not be written (None: saved, or running).
+        self._not_saved: Msg | None = None
         #: The game that had the board before the check took it (it goes back there).
         self.returns_to: str | None = None
         self._count = 0
@@ -156,6 +162,7 @@ class BoardCheckService(GameLoop[Published]):
             self._check = BoardCheck(self.board, order=order)
             self._started = _now()
             self._saved = None
+            self._not_saved = None
         elif request.kind == "press":
             if self._check is None or self._check.done:
                 raise ServiceError("No board check is running: start one.")
@@ -177,7 +184,7 @@ class BoardCheckService(GameLoop[Published]):
         check = self._check
         if check is not None and not check.done:
             check.reading(self._occupied, time.monotonic())
-        if check is not None and check.done and self._saved is None:
+        if check is not None and check.done and self._saved is None and self._not_saved is None:
             self._save(check)
         view = self._view()
         if view != self._published.view:
@@ -194,14 +201,19 @@ class BoardCheckService(GameLoop[Published]):
         if self.reports is None:
             self._memory[name] = data
         else:
+            tmp = self.reports / f".{name}.tmp"
             try:
                 self.reports.mkdir(parents=True, exist_ok=True)
-                tmp = self.reports / f".{name}.tmp"
                 tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
                 tmp.replace(self.reports / name)
-            except OSError:
-                log.exception("saving the board check's report")
-                self._memory[name] = data
+            except OSError as exc:  # a full card: said on the page, never "saved"
+                log.error("could not save the board check's report %s: %s", name, exc)
+                with contextlib.suppress(OSError):
+                    tmp.unlink(missing_ok=True)
+                self._not_saved = not_saved(exc)
+                writes.failed(writes.place_of(tmp), self._not_saved)
+                return
+            writes.succeeded(writes.place_of(self.reports))
         self._saved = name
 
     def _read(self, name: str) -> dict[str, Any]:
@@ -220,6 +232,7 @@ class BoardCheckService(GameLoop[Published]):
             "names": list(names),
             "running": check is not None and not check.done,
             "saved": self._saved,
+            "not_saved": self._not_saved,
         }
         if check is None:
             return {**view, "step": None, "faults": []}
@@ -240,6 +253,18 @@ class BoardCheckService(GameLoop[Published]):
                 for f in check.faults
             ],
         }
+
+
+def not_saved(exc: OSError) -> Msg:
+    """Why a report was not written, in the maker's words."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return msg(
+            "The report was not saved: the Pi's storage is full. Free some space, then run "
+            "the check again."
+        )
+    return msg(
+        "The report was not saved ({error}). Run the check again.", error=exc.strerror or str(exc)
+    )
 
 
 def _now() -> str:

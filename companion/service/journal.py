@@ -25,6 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion import writes
 from companion.closing import Closing
 from companion.errors import StartupError, StorageError
 from companion.games.records import RecordError, parse_json
@@ -210,8 +211,11 @@ class Journal(Closing):
         quick_check), so a damaged file is refused at start-up with its name and what to
         do, never found half-way through resuming a game."""
         self.path = str(path)
-        #: The last write that failed (a message for the host), None once writes work.
-        self.problem: Msg | None = None
+        #: Where writes are judged together (``companion.writes``): the state directory,
+        #: so a write of any game's journal or of the seats there clears "storage full".
+        self.place = (
+            f"memory:{id(self)}" if self.path == ":memory:" else writes.place_of(Path(self.path))
+        )
         #: Games resumed only in part, or not at all, since start-up.
         self.notes: list[ResumeNote] = []
         if self.path != ":memory:":
@@ -249,6 +253,12 @@ class Journal(Closing):
         except JournalError:
             self.db.close()
             raise
+
+    @property
+    def problem(self) -> Msg | None:
+        """The last write that failed (a message for the host), None once any write to
+        the same storage succeeded since."""
+        return writes.problem(self.place)
 
     def _check_pages(self) -> None:
         """JournalError naming the file if any page is damaged (one read of the file)."""
@@ -478,7 +488,7 @@ class Journal(Closing):
             raise self._refusal(exc, JournalWriteError) from exc
         if self.problem is not None:
             log.info("journal %s: writes work again", self.path)
-        self.problem = None
+        writes.succeeded(self.place)
 
     @contextmanager
     def _read(self) -> Iterator[None]:
@@ -499,7 +509,7 @@ class Journal(Closing):
             log.error("journal %s: %s (%s)", self.path, message, exc)
             if _is_damage(exc):
                 log.error("%s", _damaged(Path(self.path), str(exc)))
-        self.problem = message
+        writes.failed(self.place, message)
         full = isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
         return kind(message, full=full)
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from companion.board.debounce import OccupancyChange
 from companion.closing import Closing
 from companion.errors import StorageError
-from companion.i18n import MessageError
+from companion.i18n import MessageError, Msg, msg
 
 log = logging.getLogger(__name__)
 
@@ -235,6 +235,8 @@ class BoardGameLoop(GameLoop[P]):
         self._last_change = 0.0
         #: A judged placement and the board it was judged on, waiting for quiet.
         self._pending: tuple[Any, frozenset[int]] | None = None
+        #: Why the placement in hand could not be saved yet (a full disk), for the pages.
+        self._held_back: Msg | None = None
 
     def _on_occupancy(self, changes: Iterable[OccupancyChange]) -> None:
         """One scan's settled changes: the board they leave is judged once."""
@@ -268,16 +270,20 @@ class BoardGameLoop(GameLoop[P]):
         self._pending = None
         command, occupied = pending
         if occupied != frozenset(self._occupied):
+            self._held_back = None
             return
         try:
             self._command(command, "board")
+            self._held_back = None
         except RetryLater as exc:  # the journal cannot be written: try again soon
             log.warning("%s: placement waits: %s", self.loop_name, exc)
+            self._held_back = exc.message
             self._pending = pending
             self._last_change = self.clock() + RETRY_S - self._quiet_for(pending[0])
             self._publish([])
         except self.refusals as exc:  # the game moved on meanwhile: judge again
             log.warning("%s: placement no longer legal: %s", self.loop_name, exc)
+            self._held_back = None
             self._publish([])
 
     def _applied_due(self) -> bool:
@@ -293,6 +299,18 @@ class BoardGameLoop(GameLoop[P]):
     def _hold_placement(self, command: Any) -> None:
         """Remember the tracker's judged placement (or forget it: None)."""
         self._pending = (command, frozenset(self._occupied)) if command is not None else None
+        if command is None:
+            self._held_back = None
+
+    def held_back_words(self) -> Msg | None:
+        """Why the move on the board waits (its save was refused), for every page: it
+        names no cell, only the storage's trouble and that the move is kept."""
+        if self._held_back is None or self._pending is None:
+            return None
+        return msg(
+            "{reason} The move on the board waits and is saved as soon as there is room.",
+            reason=self._held_back,
+        )
 
     def _publish(self, events: Any) -> None:
         raise NotImplementedError

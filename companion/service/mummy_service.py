@@ -648,6 +648,11 @@ class Service(BoardGameLoop[Published]):
         )
         if apply_due and self._applied_due():
             return  # the move (or its refusal) is published
+        held = self.held_back_words()
+        if held is not None:  # the seeker's put-down could not be saved: every page says why
+            published = replace(
+                published, judgement=replace(published.judgement, matches=False, message=held)
+            )
         self._set_published(published)
 
     def _hand(self, cells: list[str]) -> tuple[Treasure, ...]:

@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import writes
 from companion.errors import StorageError
 from companion.i18n import MessageError, msg
 from companion.inputs import read_text
@@ -580,7 +581,10 @@ class Seats:
             if tmp is not None:
                 tmp.unlink(missing_ok=True)
             log.error("could not write %s: %s", self.path, exc)
-            raise save_failure(exc) from exc
+            failure = save_failure(exc)
+            writes.failed(writes.place_of(self.path), failure.message)
+            raise failure from exc
+        writes.succeeded(writes.place_of(self.path))
         return Staged(staged.host, staged.host_seen, staged.table, tmp)
 
     def commit(self, staged: Staged) -> None:

@@ -226,10 +226,10 @@ def body() -> dict[str, Any]:
     if not request.is_json:
         refuse("Send the request as JSON (Content-Type: application/json).")
     if request.content_length is not None and request.content_length > MAX_BODY:
-        refuse(f"The request is too large (more than {MAX_BODY} bytes).")
+        refuse(f"The request is too large (more than {MAX_BODY} bytes).", 413)
     raw = request.get_data()
     if len(raw) > MAX_BODY:  # sent in chunks, without a length
-        refuse(f"The request is too large (more than {MAX_BODY} bytes).")
+        refuse(f"The request is too large (more than {MAX_BODY} bytes).", 413)
     try:
         text = raw.decode("utf-8")
     except ValueError:
@@ -255,6 +255,7 @@ _STATUS_WORDS = {
     403: "not this device's seat",
     404: "nothing there",
     409: "refused by the rules or the board",
+    413: f"the request is larger than {MAX_BODY} bytes",
     429: "this device or seat has too many live pages open",
     503: "this game is not running here, or the storage cannot be written now",
     507: "the storage is full: nothing changed",
@@ -305,8 +306,9 @@ def openapi_path(rule: str) -> tuple[str, list[dict[str, Any]]]:
 def _operation(spec: Endpoint, name: str) -> dict[str, Any]:
     content = {spec.media: {"schema": spec.answer}} if spec.answer is not None else {spec.media: {}}
     responses: dict[str, Any] = {"200": {"description": "done", "content": content}}
-    # Every request with a body may change something, so a failing storage may refuse it.
-    storage = (503, 507) if spec.body is not None else ()
+    # Every request with a body may change something, so a failing storage may refuse
+    # it; a body over MAX_BODY is refused before it is read (the server's limit too).
+    storage = (413, 503, 507) if spec.body is not None else ()
     for status in sorted({*spec.errors, *storage}):
         responses[str(status)] = {
             "description": _STATUS_WORDS.get(status, "refused"),

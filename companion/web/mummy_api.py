@@ -737,7 +737,7 @@ def past_games(journal: Journal) -> list[Payload]:
     return sorted(games, key=lambda g: -int(g["id"]))[:PAST_GAMES]
 
 
-SEAT_NAMES = {"mummy": N_("Mummy"), "table": N_("Table screen"), "watch": N_("Watching")}
+SEAT_NAMES = {"mummy": N_("Mummy"), "table": N_("Table screen"), "watch": N_("Spectator")}
 
 
 def seat_name(seat: str, names: list[Msg]) -> Msg:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
 
 from companion.errors import StorageError
 
@@ -22,5 +23,15 @@ def storage_error(exc: StorageError) -> ResponseReturnValue:
     return render_template("landing.html", error=words), exc.status
 
 
+class InsufficientStorage(HTTPException):
+    """507: werkzeug knows no exception for it, so ``abort(507, words)`` raised
+    ``LookupError`` (a 500 with a traceback) where a route refused a full disk."""
+
+    code = 507
+    description = "The Pi's storage is full: nothing was lost, but this was not saved."
+
+
 def init_app(app: Flask) -> None:
+    """StorageError answered in words; ``abort(507, ...)`` as every other status."""
     app.register_error_handler(StorageError, storage_error)
+    app.aborter.mapping[507] = InsufficientStorage

@@ -37,7 +37,8 @@ function render(view) {
     ? _("The sensors read: {cells}", {cells: view.reading.map(p => names[p]).join(", ")})
     : _("The sensors read: nothing");
   list($("check-faults"), (view.faults || []).map(f => f.says));
-  $("check-saved").textContent = view.saved ? _("Report saved: {name}", {name: view.saved}) : "";
+  $("check-saved").textContent = view.saved
+    ? _("Report saved: {name}", {name: view.saved}) : (view.not_saved || "");
   if (view.saved && view.saved !== shownReports) loadReports();
 }
 
