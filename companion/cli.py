@@ -453,7 +453,7 @@ def _install_service(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion.service.runner import run
+    from companion.runner import run
 
     return run(
         config_path=args.config,

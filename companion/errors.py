@@ -26,3 +26,12 @@ class StorageError(MessageError):
     def status(self) -> int:
         """The HTTP status that refuses the request."""
         return 507 if self.full else 503
+
+
+class ServiceError(MessageError):
+    """A request a game's service refuses; the message is for players (any language)."""
+
+
+class RetryLater(ServiceError):
+    """A refusal that changed nothing and may pass if the same request comes again
+    (the journal's storage full or locked): a board placement is tried again."""

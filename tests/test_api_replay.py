@@ -30,8 +30,8 @@ from companion.games.lootnrun.record import command_from_json as loot_command
 from companion.games.mummy.record import command_from_json as maze_command
 from companion.games.mummy.state import Phase
 from companion.games.records import MAX_DIGITS, MAX_TEXT
+from companion.journal import Journal
 from companion.service.appliance import Appliance
-from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 from tests.test_pages import Table, start, wait_until
 

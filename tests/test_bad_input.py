@@ -18,7 +18,7 @@ from companion.errors import StartupError
 from companion.games.mummy.commands import Roll
 from companion.games.mummy.maze_file import parse_maze
 from companion.mazes import default_maze_text
-from companion.service.runner import secret_key
+from companion.service.startup import secret_key
 from tests.seating import host_undo
 from tests.test_pages import Table
 

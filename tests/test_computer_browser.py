@@ -18,7 +18,7 @@ from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.events import SeekerCaught
 from companion.games.mummy.maze import parse_cell_name
 from companion.games.mummy.record import command_from_json, setup_from_json
-from companion.service.journal import Journal
+from companion.journal import Journal
 from tests.test_browser import CHROMIUM, NAVIGATION_MS, Server, browser, phone, shot, sync_api, wait
 
 assert CHROMIUM.exists()

@@ -16,9 +16,9 @@ from companion.games.mummy.record import command_from_json, command_to_json, set
 from companion.games.mummy.simulate import setup_for
 from companion.games.mummy.state import MummyMoveKind, Phase
 from companion.games.mummy.views import mummy_view, visible_events
+from companion.journal import Journal
 from companion.mazes import load_maze
 from companion.service.autoplay import play_game
-from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import Planned
 from tests.test_service import FACES, announce, home, moved, start, wait_until

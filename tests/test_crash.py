@@ -72,8 +72,8 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, default_
     assert len(script) > 60
     # The worker starts its own game: begin the journal with this script's setup instead.
     from companion.games.mummy.record import setup_to_json
+    from companion.journal import Journal
     from companion.mazes import load_maze
-    from companion.service.journal import Journal
 
     with Journal(tmp_path / "journal.sqlite3") as journal:
         journal.new_game("mummy", setup_to_json(setup, load_maze(None)[1]))

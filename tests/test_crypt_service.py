@@ -20,10 +20,10 @@ from companion.games.crypt.engine import make_setup, new_game
 from companion.games.crypt.moves import destinations
 from companion.games.crypt.record import command_from_json, setup_to_json
 from companion.games.crypt.state import Phase, State
+from companion.journal import Journal
 from companion.mazes import load_maze
 from companion.service.appliance import Appliance, build
 from companion.service.crypt_service import CryptService
-from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 
 SETTLE_MS = 10

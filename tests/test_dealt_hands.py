@@ -10,8 +10,8 @@ from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.maze import Maze, Treasure, parse_cell_name
 from companion.games.mummy.record import replay, setup_to_json, write_record
 from companion.games.mummy.simulate import setup_for
+from companion.journal import Journal
 from companion.mazes import load_maze
-from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import Service
 from companion.service.mummy_tracker import BoardMap

@@ -37,8 +37,8 @@ from companion.games.mummy.state import State
 from companion.games.mummy.views import visible_events
 from companion.games.mummy.words import treasure_word
 from companion.i18n.catalog import localize
+from companion.journal import Journal
 from companion.mazes import load_maze
-from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 from companion.service.mummy_service import Published, Service
 from companion.service.mummy_tracker import BoardMap

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.service.journal import Journal
+from companion.journal import Journal
 
 
 def test_a_game_is_stored_as_setup_and_commands(tmp_path):

@@ -28,8 +28,8 @@ from companion.games.mummy.commands import Announce, Roll
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import make_setup
 from companion.games.mummy.record import setup_to_json
+from companion.journal import Journal, JournalError, JournalWriteError, prepare_state_dir
 from companion.mazes import load_maze
-from companion.service.journal import Journal, JournalError, JournalWriteError, prepare_state_dir
 from companion.service.loop import ServiceError
 from companion.service.mummy_game import RunningGame
 from companion.service.resume import resume

@@ -1,5 +1,8 @@
 """The package layering that keeps the Pi platform and the bench from tangling again.
 
+- the whole package runs one way, games -> board -> table -> service -> web -> bench ->
+  cli (``LAYERS``): a module imports only its own layer and those below, at the top or
+  inside a function, and no modules import each other in a circle;
 - ``companion.pi`` (installer, hotspot, systemd notify, pin factory, USB ports, firmware
   install) imports nothing of the game services, and its installer runs on the system's
   python3 before any venv exists;
@@ -16,6 +19,32 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_SERVICES = ("companion.games", "companion.table", "companion.web", "companion.service")
+
+#: The layers, bottom first: every module of the package is in one (the longest prefix
+#: that names it).  Beside the chain: the words and errors every layer uses at the
+#: bottom; the Pi platform and the build guide's generators with the board they serve;
+#: the journal (storage) under the table; ``companion run``'s composition root on top.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "base",
+        (
+            "companion",
+            "companion.errors",
+            "companion.inputs",
+            "companion.closing",
+            "companion.i18n",
+            "companion.firmware",
+        ),
+    ),
+    ("games", ("companion.games", "companion.mazes")),
+    ("board", ("companion.board", "companion.pi", "companion.hardware")),
+    ("storage", ("companion.journal", "companion.writes")),
+    ("table", ("companion.table",)),
+    ("service", ("companion.service",)),
+    ("web", ("companion.web",)),
+    ("bench", ("companion.bench",)),
+    ("cli", ("companion.runner", "companion.cli", "companion.__main__")),
+)
 
 
 def imports_of(path: Path, package: str) -> set[str]:
@@ -162,3 +191,87 @@ def test_the_installer_runs_on_the_bare_system_python_at_both_addresses():
         ["sh", str(ROOT / "install.sh"), "--print-paths"], capture_output=True, text=True
     )
     assert "UNIT=/etc/systemd/system/pyramid-companion.service" in done.stdout.splitlines()
+
+
+def package_modules() -> dict[str, tuple[Path, str]]:
+    """Every module of ``companion``: name -> (file, the package its relative imports
+    start from)."""
+    found = {}
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+            found[".".join(parts)] = (path, ".".join(parts))
+        else:
+            found[".".join(parts)] = (path, ".".join(parts[:-1]))
+    return found
+
+
+def package_graph() -> dict[str, set[str]]:
+    """module -> the package's modules it imports (``from a.b import name`` is an import
+    of ``a.b``, or of ``a.b.name`` where that is a module)."""
+    found = package_modules()
+    graph: dict[str, set[str]] = {}
+    for name, (path, package) in found.items():
+        uses = set()
+        for target in imports_of(path, package):
+            while target not in found and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in found and target != name:
+                uses.add(target)
+        graph[name] = uses
+    return graph
+
+
+def layer(module: str) -> int:
+    """The index in ``LAYERS`` of the layer ``module`` is in (the longest prefix)."""
+    best, rank = -1, -1
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, rank = len(prefix), index
+    if rank < 0:
+        raise LookupError(f"{module} is in no layer of tests/test_layers.py's LAYERS")
+    return rank
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of ``graph`` that runs up the layers, as "importer -> imported"."""
+    return sorted(
+        f"{name} ({LAYERS[layer(name)][0]}) -> {used} ({LAYERS[layer(used)][0]})"
+        for name, uses in graph.items()
+        for used in uses
+        if layer(used) > layer(name)
+    )
+
+
+def test_the_layer_check_finds_the_imports_that_ran_against_the_layers():
+    """The shapes this package had: the composition root in the service importing the
+    web and the bench, the table importing the service's journal."""
+    graph = {
+        "companion.service.runner": {"companion.web", "companion.bench.trace"},
+        "companion.table.hub": {"companion.service.journal"},
+        "companion.web.pages": {"companion.service.startup", "companion.table.hub"},
+    }
+    assert upward(graph) == [
+        "companion.service.runner (service) -> companion.bench.trace (bench)",
+        "companion.service.runner (service) -> companion.web (web)",
+        "companion.table.hub (table) -> companion.service.journal (service)",
+    ]
+    assert circle({"companion.i18n.grammar": {"companion.i18n.message"},
+                   "companion.i18n.message": {"companion.i18n.grammar"}})  # fmt: skip
+
+
+def test_every_module_is_in_a_layer_and_imports_only_its_own_and_those_below():
+    graph = package_graph()
+    assert {"companion.runner", "companion.journal", "companion.web.pages"} <= set(graph)
+    for name in graph:
+        layer(name)  # a new package must be given its place in LAYERS
+    assert upward(graph) == []
+
+
+def test_no_modules_of_the_package_import_each_other_in_a_circle():
+    """Not even through an import inside a function or a package's ``__init__``."""
+    graph = package_graph()
+    assert graph["companion.i18n.grammar"] == set()  # the words of cases, at the bottom
+    assert circle(graph) is None

@@ -19,7 +19,7 @@ from companion.games.lootnrun.cards import Card, Guardian
 from companion.games.lootnrun.commands import Awaken, Correction, FinalReveal, Loot, Run, Undo
 from companion.games.lootnrun.engine import RuleError
 from companion.games.lootnrun.state import Phase
-from companion.service.journal import Journal
+from companion.journal import Journal
 from companion.service.loop import ServiceError
 from companion.service.lootnrun_service import KIND, LootNRunService, make_service
 from companion.service.registry import game_factories

@@ -242,7 +242,7 @@ def test_the_host_status_and_stream_show_the_public_view(table):
 def test_a_maze_games_journal_note_on_the_host_page_quotes_no_command(table):
     """A maze game resumed in part: the reason (which may quote a seeker's command and
     its cell) goes to the log and the export, not to the public host page."""
-    from companion.service.journal import ResumeNote
+    from companion.journal import ResumeNote
 
     table.new_game(["red", "blue"])
     journal = table.service.journal

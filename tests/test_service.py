@@ -28,11 +28,11 @@ from companion.games.mummy.record import command_to_json, replay, setup_to_json
 from companion.games.mummy.simulate import setup_for
 from companion.games.mummy.state import Phase
 from companion.games.mummy.views import visible_events
+from companion.journal import Journal
 from companion.mazes import load_maze
 from companion.service import appliance as appliance_module
 from companion.service.appliance import Appliance, build
 from companion.service.autoplay import play_game
-from companion.service.journal import Journal
 from companion.service.loop import ServiceError
 
 FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion.service.runner import addresses
+from companion.service.startup import addresses
 from companion.table import seats as seats_module
 from companion.web import create_app
 from tests.seating import host_by_pin, join, token_of
@@ -310,13 +310,13 @@ def test_the_hotspot_s_own_address_is_a_join_address_and_comes_first_for_its_pho
 ):
     """The hotspot's address (``10.42.0.1`` on wlan0) is often not among the hostname's:
     it comes from the interfaces, and a phone that opened it gets its links on it."""
-    from companion.service import runner
+    from companion.service import startup
     from companion.web.pages import join_urls
 
-    monkeypatch.setattr(runner.socket, "getaddrinfo", lambda *a, **k: [])
-    monkeypatch.setattr(runner, "interface_ips", lambda: ["127.0.0.1", "10.42.0.1"])
-    assert runner.addresses(8080) == [
-        f"http://{runner.socket.gethostname()}.local:8080/",
+    monkeypatch.setattr(startup.socket, "getaddrinfo", lambda *a, **k: [])
+    monkeypatch.setattr(startup, "interface_ips", lambda: ["127.0.0.1", "10.42.0.1"])
+    assert startup.addresses(8080) == [
+        f"http://{startup.socket.gethostname()}.local:8080/",
         "http://10.42.0.1:8080/",
     ]
     with table.app.test_request_context("/host", headers={"Host": "10.42.0.1"}):

@@ -16,8 +16,8 @@ from companion.games.mummy.players import MummyBot, SeekerBot
 from companion.games.mummy.record import command_to_json, setup_to_json
 from companion.games.mummy.simulate import setup_for
 from companion.games.mummy.views import visible_events
+from companion.journal import Journal
 from companion.mazes import load_maze
-from companion.service.journal import Journal
 from companion.service.webserver import Limits
 from companion.service.webthread import ServerThread
 from tests.test_service import start, wait_until

@@ -327,7 +327,7 @@ def test_idle_and_trickled_requests_are_closed_within_seconds(quick_timeouts):
 #: A guarded server of a plain app: ``connections`` in all, ``files`` handles at most.
 SMALL_SERVER = """
 import resource, sys
-from companion.service.runner import setup_logging
+from companion.service.startup import setup_logging
 from companion.service.webserver import Limits, create
 
 def app(environ, start_response):

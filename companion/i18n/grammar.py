@@ -17,15 +17,14 @@ check`` and ``tests/test_translations.py`` report a missing form like any missin
 text); gettext contexts are the standard way to keep several translations of one id.
 A name without forms (a cell "D4", a colour "Rot", a custom maze's treasure) is used
 as it is in every case.
+
+This module holds the words of it (the cases, what a translation is); a message is
+filled in by ``message.py``, which imports this one (never the other way).
 """
 
 from __future__ import annotations
 
-import string
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from .message import Msg
+from typing import Protocol
 
 #: The cases a sentence may ask for: nominative, accusative, dative.
 CASES = ("nom", "acc", "dat")
@@ -46,43 +45,3 @@ def noun(id: str) -> str:
 def english(text: str, case: str = "") -> str:
     """The ids as they are: English has no forms by case."""
     return text
-
-
-class Sentence(string.Formatter):
-    """Fills a translated text: a message value in the case its place asks for
-    (``{treasure:dat}``), or else in the case the whole text was asked for."""
-
-    def __init__(self, translate: Translate, case: str = "") -> None:
-        self.translate = translate
-        self.case = case
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        from .message import Msg
-
-        if isinstance(value, Msg):
-            return value.render(self.translate, format_spec or self.case)
-        if format_spec in CASES:
-            return str(value)
-        return str(format(value, format_spec))
-
-
-def render(message: Msg, translate: Translate, case: str = "") -> str:
-    """``message`` as text: a name in ``case`` if it has that form, every value of a
-    sentence in the case its place asks for."""
-    if case and not message.values:
-        form = translate(message.id, case)
-        if form:
-            return form
-    text = translate(message.id)
-    if not message.values:
-        return text
-    return Sentence(translate, case).vformat(text, (), dict(message.values))
-
-
-def in_case(name: Msg, case: str) -> Msg:
-    """A name already in a case, for a script that fills it into its own sentence
-    ("Play the card of the {treasure}": ``in_case(treasure, "dat")``)."""
-    from .message import Msg
-
-    assert case in CASES
-    return Msg("{name:" + case + "}", (("name", name),))

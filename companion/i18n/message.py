@@ -7,12 +7,12 @@ message is its English text, so logs and tests read as before.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
-from . import grammar
-from .grammar import Translate, english
+from .grammar import CASES, Translate, english
 
 Value = Union["Msg", str, int, float]
 
@@ -30,7 +30,7 @@ class Msg:
     def render(self, translate: Translate, case: str = "") -> str:
         """The text with ``translate(id)`` for this message and every nested one; a name
         in ``case`` (``grammar.CASES``) where its place in the sentence asks for one."""
-        return grammar.render(self, translate, case)
+        return render(self, translate, case)
 
     @property
     def kwargs(self) -> dict[str, Value]:
@@ -80,3 +80,39 @@ class MessageError(ValueError):
     def of(cls, message: Msg) -> MessageError:
         """The error for an already-built message."""
         return cls(message)
+
+
+class Sentence(string.Formatter):
+    """Fills a translated text: a message value in the case its place asks for
+    (``{treasure:dat}``), or else in the case the whole text was asked for."""
+
+    def __init__(self, translate: Translate, case: str = "") -> None:
+        self.translate = translate
+        self.case = case
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Msg):
+            return value.render(self.translate, format_spec or self.case)
+        if format_spec in CASES:
+            return str(value)
+        return str(format(value, format_spec))
+
+
+def render(message: Msg, translate: Translate, case: str = "") -> str:
+    """``message`` as text: a name in ``case`` if it has that form, every value of a
+    sentence in the case its place asks for."""
+    if case and not message.values:
+        form = translate(message.id, case)
+        if form:
+            return form
+    text = translate(message.id)
+    if not message.values:
+        return text
+    return Sentence(translate, case).vformat(text, (), dict(message.values))
+
+
+def in_case(name: Msg, case: str) -> Msg:
+    """A name already in a case, for a script that fills it into its own sentence
+    ("Play the card of the {treasure}": ``in_case(treasure, "dat")``)."""
+    assert case in CASES
+    return Msg("{name:" + case + "}", (("name", name),))

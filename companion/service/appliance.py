@@ -27,10 +27,10 @@ from companion.games.mummy.commands import EndTurn, Roll
 from companion.games.mummy.events import GameWon, SeekerCaught
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.state import Phase
+from companion.journal import Journal, JournalWriteError
 from companion.pi.pin_factory import open_pin_factory
 from companion.table.hub import GameHub, GameService
 
-from .journal import Journal, JournalWriteError
 from .loop import ServiceError
 from .mummy_computer import ComputerSeat
 from .mummy_service import Service

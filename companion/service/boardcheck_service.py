@@ -39,8 +39,8 @@ from companion.board.config import BoardConfig
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Mode, Scene
 from companion.i18n import Msg, msg
+from companion.journal import Journal
 
-from .journal import Journal
 from .loop import GameLoop, Request, ServiceError
 
 log = logging.getLogger(__name__)

@@ -57,10 +57,10 @@ from companion.games.crypt.record import (
 from companion.games.crypt.state import DEFAULT_COLOURS, Setup, State
 from companion.games.crypt.views import board_view, events_json, table_view
 from companion.i18n import Msg, msg
+from companion.journal import Journal
 
 from .crypt_tracker import CryptBoard, CryptJudgement, judge
 from .ending import action_key, check_open, check_undo
-from .journal import Journal
 from .loop import RETRY_S, BoardGameLoop, Request, RetryLater, ServiceError
 from .resume import resume
 

@@ -18,21 +18,14 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.board.debounce import OccupancyChange
 from companion.closing import Closing
+from companion.errors import RetryLater as RetryLater
+from companion.errors import ServiceError as ServiceError
 from companion.errors import StorageError
-from companion.i18n import MessageError, Msg, msg
+from companion.i18n import Msg, msg
 
 log = logging.getLogger(__name__)
 
 P = TypeVar("P")
-
-
-class ServiceError(MessageError):
-    """A request the service refuses; the message is for players (any language)."""
-
-
-class RetryLater(ServiceError):
-    """A refusal that changed nothing and may pass if the same request comes again
-    (the journal's storage full or locked): a board placement is tried again."""
 
 
 #: How long a board placement refused with RetryLater waits before it is tried again.

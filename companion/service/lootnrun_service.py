@@ -47,9 +47,9 @@ from companion.games.lootnrun.record import (
 )
 from companion.games.lootnrun.state import Phase, State
 from companion.games.lootnrun.views import events_view, table_view
+from companion.journal import Journal
 
 from .ending import action_key, check_open, check_undo
-from .journal import Journal
 from .loop import GameLoop, Request, ServiceError
 from .resume import resume
 

@@ -30,9 +30,9 @@ from companion.games.mummy.takeback import Action, may_take_back
 from companion.games.mummy.views import mummy_view, seeker_view, table_view, visible_events
 from companion.games.mummy.words import colour_word
 from companion.i18n import Msg, msg, word
+from companion.journal import Journal
 
 from .ending import check_open
-from .journal import Journal
 from .loop import BoardGameLoop, Request, ServiceError
 from .mummy_game import KIND, RunningGame, make_game_setup
 from .mummy_tracker import BoardMap, Judgement, judge, judge_replacement, may_replace

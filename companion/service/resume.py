@@ -13,8 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from companion.games.records import RecordError
-
-from .journal import Journal, JournalWriteError, StoredGame
+from companion.journal import Journal, JournalWriteError, StoredGame
 
 log = logging.getLogger(__name__)
 

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Scene
-from companion.service.journal import Journal, journal_report
+from companion.journal import Journal, journal_report
 
 log = logging.getLogger(__name__)
 

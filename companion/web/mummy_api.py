@@ -27,7 +27,7 @@ from companion.games.mummy.summary import summarize
 from companion.games.mummy.words import colour_word, treasure_word
 from companion.i18n import N_, MessageError, Msg, counted, msg, word
 from companion.i18n.catalog import localize
-from companion.service.journal import Journal, journal_report
+from companion.journal import Journal, journal_report
 from companion.service.loop import ServiceError
 from companion.service.mummy_game import KIND, RunningGame
 from companion.service.mummy_service import ActionMoved, Published

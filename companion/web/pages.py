@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from companion.i18n import N_
 from companion.service.registry import GAME_NAMES
-from companion.service.runner import addresses
+from companion.service.startup import addresses
 from companion.table.seats import WATCH, Seats, normalise_code
 
 from . import doors, mummy_api

@@ -18,8 +18,8 @@ from companion.games.lootnrun.state import State as LootNRunState
 from companion.games.mummy.words import colour_word
 from companion.i18n import Msg, counted, joined, msg, word
 from companion.i18n.message import Value
+from companion.journal import Journal, StoredGame
 from companion.service.crypt_service import CryptGame
-from companion.service.journal import Journal, StoredGame
 from companion.service.registry import GAME_NAMES
 
 Payload = dict[str, Any]

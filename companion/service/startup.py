@@ -1,30 +1,19 @@
-"""``companion run``: the appliance, the web server, logging and a clean shutdown."""
+"""What ``companion run`` needs before it composes the companion: logging, the state
+directory and its secret key, the addresses phones open, and why hardware cannot start."""
 
 from __future__ import annotations
 
 import logging
 import os
 import secrets
-import signal
 import socket
 import struct
 import sys
 from pathlib import Path
-from types import FrameType
 
-from gpiozero.exc import GPIOZeroError
-
-from companion.board.config import load_config
 from companion.errors import StartupError
 from companion.inputs import read_bytes
-from companion.mazes import load_maze
-from companion.pi import hotspot
-from companion.pi.install import CONFIG_DIR
-from companion.pi.notify import Notifier, Watchdog
-
-from .appliance import build
-from .journal import prepare_state_dir
-from .webserver import serve
+from companion.journal import prepare_state_dir
 
 log = logging.getLogger("companion")
 
@@ -34,10 +23,6 @@ SYSTEM_STATE_DIR = Path("/var/lib/pyramid-companion")
 MIN_KEY_BYTES = 32
 #: Linux's ioctl for an interface's IPv4 address.
 SIOCGIFADDR = 0x8915
-
-
-class Shutdown(SystemExit):
-    """Raised by the signal handler to leave the server loop."""
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -143,78 +128,3 @@ def interface_ips() -> list[str]:
                 continue
             found.append(socket.inet_ntoa(answer[20:24]))
     return found
-
-
-def run(
-    *,
-    config_path: Path | None,
-    maze_path: Path | None,
-    mock: bool,
-    host: str,
-    port: int,
-    state: Path | None,
-) -> int:
-    from companion.web import create_app
-    from companion.web.contract import MAX_BODY
-
-    setup_logging()
-    config = load_config(config_path)
-    maze, maze_text = load_maze(maze_path)
-    directory = state_dir(state)
-    key = secret_key(directory)
-    log.info("state in %s; board: %s%s", directory, config.name, " (simulated)" if mock else "")
-    try:
-        appliance = build(config, maze, maze_text, state_dir=directory, mock=mock)
-    except (ImportError, NotImplementedError, GPIOZeroError) as exc:
-        if mock:
-            raise
-        raise hardware_error(exc) from exc
-    notifier = Notifier()
-    watchdog = Watchdog(notifier)
-    appliance.sensors.heartbeat = watchdog.kick  # the scan loop feeds systemd's watchdog
-    app = create_app(appliance.service, secret_key=key, appliance=appliance)
-    if mock and os.environ.get("COMPANION_TRACE"):  # companion bench's player rows
-        from companion.bench.trace import install
-
-        install(appliance, app, os.environ["COMPANION_TRACE"])
-    # The hotspot's name and password (``companion hotspot``), for the host page's QR code.
-    app.config["WIFI_JOIN"] = hotspot.load(config_path.parent if config_path else CONFIG_DIR)
-    try:
-        server, limits = serve(app, host=host, port=port, max_body=MAX_BODY)
-    except OSError as exc:
-        appliance.close()
-        raise StartupError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from exc
-    actual_port = int(getattr(server, "effective_port", port))
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        appliance.hub.end_streams()  # open pages must not hold the server's threads
-        raise Shutdown(0)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    for url in addresses(actual_port):
-        log.info("phones open %s", url)
-    if mock:
-        log.info("board simulator: http://localhost:%d/sim", actual_port)
-    log.info(
-        "web: %d connections (%d per device), %d live pages (%d per device, %d per seat, "
-        "%d watching); idle connections close after %g s",
-        limits.connections,
-        limits.connections_per_address,
-        limits.streams,
-        limits.streams_per_address,
-        limits.streams_per_seat,
-        limits.streams_watching,
-        limits.idle_s,
-    )
-    log.info("ready on %s:%d", host, actual_port)
-    notifier.ready(f"serving on port {actual_port}")
-    try:
-        server.run()
-    finally:
-        log.info("shutting down: LEDs off, journal closed")
-        notifier.stopping()
-        appliance.hub.end_streams()
-        server.close()
-        appliance.close()
-    return 0

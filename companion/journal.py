@@ -27,12 +27,10 @@ from typing import Any
 
 from companion import writes
 from companion.closing import Closing
-from companion.errors import StartupError, StorageError
+from companion.errors import RetryLater, ServiceError, StartupError, StorageError
 from companion.games.records import RecordError, parse_json
 from companion.i18n import Msg, msg
 from companion.inputs import not_a_file
-
-from .loop import RetryLater, ServiceError
 
 log = logging.getLogger(__name__)
 
