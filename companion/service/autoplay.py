@@ -50,10 +50,13 @@ def play_game(
 
 
 def play_on(
-    app: Appliance, max_commands: int = 5000, pace: Callable[[], None] | None = None
+    app: Appliance,
+    max_commands: int = 5000,
+    pace: Callable[[], None] | None = None,
+    until: Callable[[], bool] | None = None,
 ) -> int:
-    """Play the game now on the board to its end (the bots in every seat, the figures
-    moved on the simulated board); returns the figure moves made."""
+    """Play the game now on the board to its end, or until ``until()`` holds (the bots in
+    every seat, the figures moved on the simulated board); returns the figure moves made."""
     service, board = app.service, app.mock_board
     assert board is not None
     setup = service.game.setup
@@ -62,7 +65,7 @@ def play_on(
     moves = 0
     for _ in range(max_commands):
         state = service.game.current
-        if state.is_over:
+        if state.is_over or (until is not None and until()):
             return moves
         if not service.published.judgement.matches:
             put_board_right(app)

@@ -45,6 +45,11 @@ function showError(text) {
 function buildBoard() {
   const board = $("board");
   for (let rank = 8; rank >= 1; rank--) {
+    // A row per rank (the grid's rows for a screen reader; laid out by the board's grid).
+    const row = document.createElement("div");
+    row.className = "rank-row";
+    row.setAttribute("role", "row");
+    board.appendChild(row);
     for (let f = 0; f < 8; f++) {
       const name = FILES[f] + rank;
       const el = document.createElement("button");
@@ -53,12 +58,14 @@ function buildBoard() {
       el.dataset.square = name;
       el.setAttribute("role", "gridcell");
       el.addEventListener("click", () => tap(name));
-      if (f === 0) el.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank}</span>`);
-      if (rank === 1) el.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[f]}</span>`);
+      // The edge's rank and file are drawn by the style sheet (never part of the square's
+      // spoken name, which says the whole square: "a8, ...").
+      if (f === 0) el.dataset.rank = rank;
+      if (rank === 1) el.dataset.file = FILES[f];
       const piece = document.createElement("span");
       piece.className = "piece";
       el.appendChild(piece);
-      board.appendChild(el);
+      row.appendChild(el);
       squares[name] = el;
     }
   }

@@ -25,13 +25,16 @@ function drawMaze(container, maze, pads) {
   // A band of LABEL around the grid for the edge labels (as on the printed sheet), the
   // pads of the start field and the sarcophagus outside it.
   const out = LABEL + padRow * (CELL + 4);
+  // One picture to a screen reader (its cells are a keyboard grid in the screen-reader
+  // mode, access.js): the cells carry their names as data, not as labels of a graphic.
   const svg = svgEl("svg", {viewBox: `${-LABEL} ${-out} ${w * CELL + 2 * LABEL} ${h * CELL + 2 * out}`,
-                            class: "maze", role: "img"});
+                            class: "maze", role: "img",
+                            "aria-label": _("The maze, {w} by {h} cells", {w, h})});
   const cells = [];
   for (let c = 0; c < w * h; c++) {
     const x = (c % w) * CELL, y = Math.floor(c / w) * CELL;
     const r = svgEl("rect", {x, y, width: CELL, height: CELL, class: "cell", "data-cell": c,
-                             "aria-label": cellName(c, w)}, svg);
+                             "data-name": cellName(c, w)}, svg);
     cells.push(r);
   }
   const label = (x, y, text) => {
@@ -76,7 +79,7 @@ function drawMaze(container, maze, pads) {
       const startX = Math.max(0, (o.cell % w) * CELL - CELL * (count - 1) / 2);
       for (let i = 0; i < count; i++) {
         const r = svgEl("rect", {x: startX + i * CELL, y, width: CELL, height: CELL, rx: 6,
-                                 class: "pad", "aria-label": `${label} slot ${i + 1}`}, svg);
+                                 class: "pad", "data-name": `${label} slot ${i + 1}`}, svg);
         result.pads[room].push(r);
       }
     };
@@ -97,6 +100,7 @@ function zoomMaze(container, svg) {
   svg.id = svg.id || `maze-${Math.random().toString(36).slice(2)}`;
   svg.style.minWidth = `${Math.ceil(vb.width * TAP_PX / CELL)}px`;
   container.classList.add("zoomable");
+  container.tabIndex = 0;  // a scroller a keyboard can reach (and scroll with the arrows)
   let overview = container.previousElementSibling;
   if (!overview || !overview.classList.contains("overview")) {
     overview = svgEl("svg", {class: "overview", role: "button", tabindex: "0"});
