@@ -1,7 +1,9 @@
 """Printed parts (``companion hardware parts``): every STL file the command writes is a
 closed, manifold solid, and its sizes, depths and positions are the board config's and
 the verified build's, probed on the mesh as a printer would see it (vertical lines
-through the solid), not read back from the generator."""
+through the solid), not read back from the generator.  Each lead's path, drawn from the
+part's datasheet, is traced through the STL: in air from end to end, every bend at least
+3 mm from the glass, each end where the harness picks it up."""
 
 from __future__ import annotations
 
@@ -14,44 +16,56 @@ from companion.board.config import BoardConfig
 from companion.cli import main
 from companion.games.mummy.maze import Maze
 from companion.hardware.build import reference_config
-from companion.hardware.builds import HALL, REED, STACK
+from companion.hardware.builds import HALL, MDSR_10, REED, STACK
 from companion.hardware.drawing import Circle, Group, Rect, iter_items
+from companion.hardware.harness import drop_x
 from companion.hardware.magnets import NEIGHBOURS, analyse
 from companion.hardware.parts import (
     BASE_DIAMETER_MM,
+    BEND_CLEAR_MM,
+    DIMPLE_MM,
     FIT_MM,
     FLOOR_MM,
     GROOVE_MM,
+    LABEL_MM,
     MARK_MM,
+    MIN_ROOF_MM,
     MIN_WALL_MM,
+    PIECE_FEATURES,
+    PIECE_SIZE_MM,
     PIXEL_POCKET_MM,
+    SENSOR_CHANNEL_MM,
     SENSOR_KEYS,
-    SOT23_LEADS_MM,
-    UNDER_CHANNEL_MM,
+    SLOT_MM,
     PartsError,
     check_build,
+    hall_leads,
+    reed_cavity,
+    reed_leads,
     thickness,
     verified_build,
+    worst_neighbours,
 )
 from companion.hardware.placement import PIXEL_OFFSET_MM, TURN_X_MM, Place, places
+from companion.hardware.probe import Probe, blocked
 from companion.hardware.sheets import maze_sheet
+from companion.hardware.wires import LED_WIRE
 
 np = pytest.importorskip("numpy")
 trimesh = pytest.importorskip("trimesh")
 pytest.importorskip("manifold3d")
 
-#: A probe never lands exactly on a facet's edge.
-EPS = (0.0137, 0.0113)
 BED = 220.0
 #: The recommended builds (companion/hardware/builds.py) as the parts must hold them:
 #: the layers above the carrier, then each sensor's face and the carrier's thickness.
 ABOVE = STACK.figure_floor_mm + STACK.cover_mm + STACK.print_mm
 REED_LENGTH, REED_WIDTH, _ = REED.body_mm
-REED_TOP = REED.depth_mm - ABOVE  # the glass's top under the carrier's top
-REED_THICK = REED_TOP + REED_LENGTH + FLOOR_MM + UNDER_CHANNEL_MM[1]
+REED_TOP = REED.depth_mm - ABOVE  # the glass's top under the carrier's top: the ledge
+#: The longest glass's end, 3 mm of straight bottom lead, then the wire channel.
+REED_THICK = REED_TOP + MDSR_10.glass_length_max + BEND_CLEAR_MM + SENSOR_CHANNEL_MM[1]
 SOT23_ELEMENT = 0.65  # the DRV5032's element under its SOT-23 face (TI SLVSDC7)
 HALL_FACE = HALL.depth_mm - SOT23_ELEMENT - ABOVE
-HALL_THICK = HALL_FACE + HALL.body_mm[2] + FLOOR_MM + UNDER_CHANNEL_MM[1]
+HALL_THICK = HALL_FACE + 1.12 + FLOOR_MM + SENSOR_CHANNEL_MM[1]  # the DBZ is 1.12 mm high
 
 
 @pytest.fixture(scope="module")
@@ -74,27 +88,18 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> dict[str, trimesh.Trimesh]
     return _write(tmp_path_factory.mktemp("hall"), "--sensor", "hall", "--part", "carrier")
 
 
+_PROBES: dict[int, Probe] = {}
+
+
+def probe_of(mesh: trimesh.Trimesh) -> Probe:
+    if id(mesh) not in _PROBES:
+        _PROBES[id(mesh)] = Probe(mesh)
+    return _PROBES[id(mesh)]
+
+
 def crossings(mesh: trimesh.Trimesh, x: float, y: float) -> list[float]:
     """Heights where the vertical line at (x, y) (3D: y north) crosses the surface."""
-    x, y = x + EPS[0], y + EPS[1]
-    tri = mesh.triangles
-    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
-    v0, v1 = c[:, :2] - a[:, :2], b[:, :2] - a[:, :2]
-    den = v0[:, 0] * v1[:, 1] - v1[:, 0] * v0[:, 1]
-    ok = np.abs(den) > 1e-12
-    v2x, v2y = x - a[:, 0], y - a[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = (v2x * v1[:, 1] - v1[:, 0] * v2y) / den
-        v = (v0[:, 0] * v2y - v2x * v0[:, 1]) / den
-        inside = ok & (u >= 0) & (v >= 0) & (u + v <= 1)
-    z = (
-        a[inside, 2]
-        + u[inside] * (c[inside, 2] - a[inside, 2])
-        + v[inside] * (b[inside, 2] - a[inside, 2])
-    )
-    hits = sorted({round(float(h), 4) for h in z})
-    assert len(hits) % 2 == 0, f"the line at {x}, {y} enters and leaves the solid: {hits}"
-    return hits
+    return probe_of(mesh).crossings(x, y)
 
 
 def top(mesh: trimesh.Trimesh, sheet_x: float, sheet_y: float) -> float | None:
@@ -127,8 +132,9 @@ def test_every_part_is_a_closed_manifold_solid(reed: dict[str, trimesh.Trimesh])
         "carrier-reed-grid-r2c1.stl",
         "carrier-reed-grid-r2c2.stl",
         "carrier-reed-sarcophagus.stl",
-        "figure-base-8x3.stl",
+        "figure-base-6x3.stl",
         "test-jig-reed.stl",
+        "test-piece.stl",
     ]
     for name, mesh in reed.items():
         # Every edge between exactly two faces, faces consistently outward, a volume.
@@ -145,10 +151,11 @@ def test_carrier_tiles_fit_the_bed_and_cover_the_board(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
     p = ref1.cell_pitch_mm
-    # Thickness: the glass's top 8.5 - 1 (base floor) - 1.1 (cover, print) = 6.4 mm down,
-    # 12.7 mm of glass, the floor and the channels under it.
-    assert round(REED_TOP, 6) == 6.4
+    # Thickness: the glass's top 9.25 - 1 (base floor) - 1.1 (cover, print) = 7.15 mm
+    # down, the longest glass (10.16 mm), 3 mm of straight bottom lead, the 3 mm channel.
+    assert round(REED_TOP, 6) == 7.15
     thick = REED_THICK
+    assert thick == pytest.approx(thickness(verified_build("reed")))
     tiles = {n: m for n, m in reed.items() if n.startswith("carrier-")}
     area = 0.0
     for name, mesh in tiles.items():
@@ -168,42 +175,125 @@ def test_carrier_tiles_fit_the_bed_and_cover_the_board(
         tile_at(reed, *place.sensor)
 
 
-def test_every_reed_hole_holds_the_glass_at_the_verified_depth(
+def test_every_reed_is_held_by_the_top_of_its_glass_at_the_verified_depth(
     reed: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
+    """The glass goes in from the underside and stops at a ledge: the depth is the
+    ledge's, whatever the glass's length; the bore is open to the underside."""
     thick = REED_THICK
-    hole_r = REED_WIDTH / 2 + FIT_MM
+    bore_r = REED_WIDTH / 2 + FIT_MM
     for place in places(default_maze, ref1):
         x, y = place.sensor
         mesh = tile_at(reed, x, y)
-        # Inside the hole, beside the bottom lead's hole: the floor the glass stands on.
-        floor = top(mesh, x + 0.8, y)
-        assert floor is not None, place.name
-        # Magnet underside to the glass's top: base floor + cover + (surface - glass top).
-        glass_top = floor + REED_LENGTH
-        assert ABOVE + (thick - glass_top) == pytest.approx(REED.depth_mm), place.name
-        # The hole is the glass's width (and a fit): full height just outside it, east.
-        assert top(mesh, x + hole_r + 0.3, y) == pytest.approx(thick), place.name
-        # The top lead's channel runs to the bottom north of the hole; the lead hole too.
-        assert top(mesh, x, y - hole_r - 0.2) is None, place.name
-        assert top(mesh, x, y) is None, place.name
+        # In the bore beside the top lead's slot: plastic only above the ledge.
+        hits = crossings(mesh, x + 0.8, -y)
+        assert len(hits) == 2 and hits[1] == pytest.approx(thick), place.name
+        ledge = thick - hits[0]
+        # Magnet underside to the glass's top: base floor + cover + the ledge's depth.
+        assert ABOVE + ledge == pytest.approx(REED.depth_mm), place.name
+        # The glass cannot pass the ledge: above it only the slot, narrower than the glass.
+        for dx in (-0.8, 0.8):
+            assert top(mesh, x + dx, y) == pytest.approx(thick), (place.name, dx)
+        # The bore is the glass's width and a fit: plastic just outside it, east.
+        assert crossings(mesh, x + bore_r + 0.3, -y)[-1] == pytest.approx(thick), place.name
+        assert crossings(mesh, x + bore_r - 0.1, -y)[0] == pytest.approx(thick - ledge)
+
+
+def _lead_problems(
+    meshes: dict[str, trimesh.Trimesh], build_key: str, place: Place, config: BoardConfig
+) -> list[str]:
+    """Trace both leads (or the Hall switch's three wires) of ``place`` through the
+    carrier tile holding it: what blocks them, bends too near the glass, ends that the
+    harness cannot pick up."""
+    build = verified_build(build_key)
+    mesh = tile_at(meshes, *place.sensor)
+    thick = thickness(build)
+    roof = thick - SENSOR_CHANNEL_MM[1]
+    toward = 1.0 if place.sensor[0] < drop_x(config) else -1.0
+    if build.kind == "reed":
+        leads = [
+            lead
+            for glass in (MDSR_10.glass_length_max, MDSR_10.glass_length_max - 0.3)
+            for lead in reed_leads(build, place, glass_mm=glass, toward=toward)
+        ]
+    else:
+        leads = hall_leads(build, place)
+    problems = []
+    for lead in leads:
+        bad = blocked(probe_of(mesh), lead.points, thick, lead.diameter / 2)
+        if bad:
+            problems.append(f"{lead.name} runs into plastic at {bad[0]}")
+        problems += [
+            f"{lead.name} bent {d:.2f} mm from the glass"
+            for d in lead.bends_from_glass
+            if d < BEND_CLEAR_MM - 1e-6
+        ]
+        x, y, depth = lead.end
+        if lead.name == "top lead":
+            # It ends in its side channel, where the harness wire is soldered on: from
+            # there the channel goes on down to the wire channel, open to the underside.
+            below = [h for h in crossings(mesh, x, -y) if h < thick - depth]
+            if below:
+                problems.append(f"the top lead's side channel is closed under its end: {below}")
+            if depth < reed_cavity(build).glass_top - 1e-6:
+                problems.append("the top lead ends above the glass")
+        elif not roof <= depth <= thick:
+            problems.append(f"{lead.name} ends {depth:.2f} mm deep, not in the wire channel")
+    return problems
+
+
+@pytest.mark.parametrize("sensor", ["reed", "hall"])
+def test_every_lead_runs_in_air_bent_3_mm_from_the_glass_to_the_harness(
+    sensor: str,
+    reed: dict[str, trimesh.Trimesh],
+    hall: dict[str, trimesh.Trimesh],
+    ref1: BoardConfig,
+    default_maze: Maze,
+) -> None:
+    """The MDSR-10's leads (0.43 mm, 14.39 mm at their shortest) and the SOT-23's wires,
+    traced through the STL at every seventh position and every pad."""
+    meshes = reed if sensor == "reed" else hall
+    board = places(default_maze, ref1)
+    chosen = [p for p in board if p.position % 7 == 0 or p.position >= ref1.cells]
+    for place in chosen:
+        assert _lead_problems(meshes, sensor, place, ref1) == [], place.name
+
+
+def test_the_reed_leads_come_from_the_datasheet() -> None:
+    build = verified_build("reed")
+    place = Place(0, "A1", (12.5, 12.5), (15.5, 20.5), 0)
+    top_lead, bottom_lead = reed_leads(build, place)
+    assert top_lead.length == pytest.approx(MDSR_10.lead_length_min, abs=0.05)
+    assert bottom_lead.length == pytest.approx(MDSR_10.lead_length_min, abs=0.05)
+    assert top_lead.diameter == MDSR_10.lead_diameter == 0.43
+    assert min(top_lead.bends_from_glass + bottom_lead.bends_from_glass) == pytest.approx(3.0)
+    # A shorter glass (held by its top end) only moves the bottom lead's bend further away.
+    _, short = reed_leads(build, place, glass_mm=9.8)
+    assert short.bends_from_glass[0] == pytest.approx(3.0 + MDSR_10.glass_length_max - 9.8)
+    cavity = reed_cavity(build)
+    assert cavity.roof >= MIN_ROOF_MM and cavity.glass_top == pytest.approx(REED_TOP)
 
 
 def test_every_hall_pocket_holds_the_element_at_the_verified_depth(
     hall: dict[str, trimesh.Trimesh], ref1: BoardConfig, default_maze: Maze
 ) -> None:
     thick = HALL_THICK
-    half = (HALL.body_mm[0] / 2 + FIT_MM, SOT23_LEADS_MM / 2 + FIT_MM)
+    package = HALL.sot23
+    assert package is not None
+    half = (package.body_length_max / 2 + FIT_MM, package.span_max / 2 + FIT_MM)
     for place in places(default_maze, ref1):
         x, y = place.sensor
         mesh = tile_at(hall, x, y)
         assert mesh.bounds[1][2] == pytest.approx(thick)
-        floor = top(mesh, x + half[0] - 0.2, y + half[1] - 0.2)
+        # The rib under the body's middle, between the two rows of feet.
+        floor = top(mesh, x + half[0] - 0.2, y)
         assert floor is not None
-        element = floor + HALL.body_mm[2] - SOT23_ELEMENT
+        element = floor + package.height_max - SOT23_ELEMENT
         assert ABOVE + (thick - element) == pytest.approx(HALL.depth_mm), place.name
         assert top(mesh, x + half[0] + 0.3, y) == pytest.approx(thick)
-        assert top(mesh, x, y) is None  # the wires' hole
+        # Under each row of feet a slot all the way down.
+        for dy in (-(half[1] - 0.2), half[1] - 0.2):
+            assert top(mesh, x, y + dy) is None, (place.name, dy)
 
 
 def _keep_out(x: float, y: float, hx: float, hy: float) -> list[tuple[float, float]]:
@@ -211,7 +301,7 @@ def _keep_out(x: float, y: float, hx: float, hy: float) -> list[tuple[float, flo
     points = []
     for k in range(48):
         a = 2 * math.pi * k / 48
-        if abs(math.sin(a) + 1) < 0.3:  # north: the reed's top lead channel
+        if math.sin(a) < -0.3:  # north: the reed's top lead's slot and channel
             continue
         r = hx + MIN_WALL_MM if hx == hy else 1.0
         px, py = r * math.cos(a), r * math.sin(a)
@@ -234,7 +324,9 @@ def test_no_pixel_pocket_or_groove_comes_near_a_sensor(
     if sensor == "reed":
         hx = hy = REED_WIDTH / 2 + FIT_MM
     else:
-        hx, hy = HALL.body_mm[0] / 2 + FIT_MM, SOT23_LEADS_MM / 2 + FIT_MM
+        package = HALL.sot23
+        assert package is not None
+        hx, hy = package.body_length_max / 2 + FIT_MM, package.span_max / 2 + FIT_MM
     for place in places(default_maze, ref1):
         mesh = tile_at(meshes, *place.sensor)
         thick = mesh.bounds[1][2]
@@ -285,6 +377,11 @@ def test_the_chain_runs_in_grooves_along_the_rows(
         if y1 != y2:  # a row's turn: east of the sensor, across the cell line
             mx, my = a.sensor[0] + TURN_X_MM, my + 0.5
         assert top(tile_at(reed, mx, my), mx, my) == pytest.approx(thick - GROOVE_MM[1]), (i,)
+        # Three of the BOM's LED wires side by side fit across it.
+        half = 1.5 * LED_WIRE.od_max_mm + 0.05
+        for d in (-half, half):
+            qx, qy = (mx, my + d) if y1 == y2 else (mx + d, my)
+            assert top(tile_at(reed, qx, qy), qx, qy) == pytest.approx(thick - GROOVE_MM[1])
     assert linked == len(board) - 1 - 2  # all but the jumps to the camp and the sarcophagus
     # Pixels 0 (A12) and 23 (A11) are not linked: no groove between them.
     a, b = board[0], board[23]
@@ -299,14 +396,16 @@ def test_the_figure_base_holds_the_magnet_at_the_assumed_height(
     build = verified_build("reed")
     floor = STACK.figure_floor_mm
     d, h = build.magnet_mm
-    base = reed["figure-base-8x3.stl"]
+    base = reed["figure-base-6x3.stl"]
     assert base.extents.tolist() == pytest.approx(
         [BASE_DIAMETER_MM, BASE_DIAMETER_MM, floor + h], abs=0.01
     )
     # The pocket's floor: the magnet's underside 1 mm above the board.
     assert crossings(base, 0.0, 0.0) == pytest.approx([0.0, floor])
     assert crossings(base, d / 2 - 0.05, 0.0) == pytest.approx([0.0, floor])
-    assert crossings(base, d / 2 + 0.2, 0.0) == pytest.approx([0.0, floor + h])
+    # About 0.2 mm of play all round: a printed hole comes out small.
+    assert crossings(base, d / 2 + 0.15, 0.0) == pytest.approx([0.0, floor])
+    assert crossings(base, d / 2 + 0.25, 0.0) == pytest.approx([0.0, floor + h])
     assert crossings(base, BASE_DIAMETER_MM / 2 + 0.1, 0.0) == []
     # Magnet underside to the reed's top: base floor + cover and print + the carrier's.
     assert floor + STACK.cover_mm + STACK.print_mm + REED_TOP == pytest.approx(REED.depth_mm)
@@ -323,39 +422,58 @@ def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(
     for row in range(3):
         for col in range(3):
             cx, cy = (col + 0.5) * p, (row + 0.5) * p
-            # A sensor hole under every cell, as in the carrier.
-            assert top(jig, cx, cy) is None
-            assert top(jig, cx + 0.8, cy) == pytest.approx(thick - REED_TOP - REED_LENGTH)
+            # A reed cavity under every cell, as in the carrier: plastic down to the ledge.
+            assert top(jig, cx, cy) == pytest.approx(thick)
+            assert crossings(jig, cx + 0.8, -cy)[0] == pytest.approx(thick - REED_TOP)
             # The ring where a centred figure base's edge stands (north-west of the centre).
             a = math.radians(225)
             rx, ry = cx + ring * math.cos(a), cy + ring * math.sin(a)
             assert top(jig, rx, ry) == pytest.approx(thick - MARK_MM[1])
             assert top(jig, cx + 7.0 * math.cos(a), cy + 7.0 * math.sin(a)) == pytest.approx(thick)
-    # Eight dimples where the base's edge goes when it stands 5 mm off the centre cell.
+    # Eight round dimples where the base's edge goes when it stands 5 mm off the centre
+    # cell: as deep 0.45 mm to either side across the line to the centre as along it.
     reach = BASE_DIAMETER_MM / 2 + verified_build("reed").tolerance_mm
     for k in range(8):
         a = math.radians(45 * k)
         dx, dy = 1.5 * p + reach * math.cos(a), 1.5 * p + reach * math.sin(a)
-        assert top(jig, dx, dy) == pytest.approx(thick - 1.5), k
-    # And where the magnet tool's release worst case puts the neighbours' figures: a
-    # dimple where each base's edge nearest the centre goes (the reed build: the four
-    # diagonal neighbours, each 3.8 mm towards the centre).
+        assert top(jig, dx, dy) == pytest.approx(thick - DIMPLE_MM[1]), k
+        across = (dx - 0.45 * math.sin(a), dy + 0.45 * math.cos(a))
+        assert top(jig, *across) == pytest.approx(thick - DIMPLE_MM[1]), k
+        along = (dx + 1.2 * math.cos(a), dy + 1.2 * math.sin(a))
+        assert top(jig, *along) != pytest.approx(thick - DIMPLE_MM[1]), k
+    # Where the magnet tool's release worst case puts the neighbours' figures: a slot
+    # along the line to the centre where each base's edge nearest the centre goes (the
+    # reed build: the four diagonals and one side cell).
     build = REED.build(pitch_mm=p)
     verdict = analyse(build)
     cells = {name: (dc, dr) for name, dc, dr in NEIGHBOURS}
-    assert sorted(s.cell for s in verdict.release_figures) == [
-        "down-left",
-        "down-right",
-        "up-left",
-        "up-right",
-    ]
+    assert len(verdict.release_figures) == 5
+    assert sum("-" in s.cell for s in verdict.release_figures) == 4
     for spot in verdict.release_figures:
         dc, dr = cells[spot.cell]
         fx, fy = dc * p + spot.dx, dr * p + spot.dy  # the figure's centre from the centre's
-        scale = 1 - (BASE_DIAMETER_MM / 2) / math.hypot(fx, fy)
-        x, y = 1.5 * p + fx * scale, 1.5 * p + fy * scale
-        assert top(jig, x, y) == pytest.approx(thick - 1.5), spot.cell
-        assert top(jig, x + 1.0, y) == pytest.approx(thick), spot.cell
+        off = math.hypot(fx, fy)
+        ux, uy = fx / off, fy / off
+        x, y = (
+            1.5 * p + ux * (off - BASE_DIAMETER_MM / 2),
+            1.5 * p + uy * (off - BASE_DIAMETER_MM / 2),
+        )
+        # A slot: deep 1.2 mm along the line to the centre, shallow 0.8 mm across it.
+        for d in (-1.2, 0.0, 1.2):
+            assert top(jig, x + d * ux, y + d * uy) == pytest.approx(thick - DIMPLE_MM[1]), spot
+        assert top(jig, x - 0.8 * uy, y + 0.8 * ux) != pytest.approx(thick - DIMPLE_MM[1])
+    # Labelled: a "5" beside the north-east dimple and a "W" beside a slot, engraved.
+    labels = [h for h in _jig_holes(p) if h.what in ("dimple label", "slot label")]
+    assert {h.what for h in labels} == {"dimple label", "slot label"}
+    for hole in labels:
+        assert top(jig, *hole.centre) == pytest.approx(thick - LABEL_MM[2], abs=0.01), hole
+    assert SLOT_MM[1] > 2 * DIMPLE_MM[0]
+
+
+def _jig_holes(pitch: float) -> list:  # type: ignore[type-arg]
+    from companion.hardware.parts import jig_marks
+
+    return jig_marks(verified_build("reed"), pitch)
 
 
 def test_a_pixel_beside_the_sensor_as_before_is_refused() -> None:
@@ -374,7 +492,7 @@ def test_parts_follow_the_configs_pitch(tmp_path: Path, ref1: BoardConfig) -> No
     meshes = _write(tmp_path / "out", "--config", str(config), "--part", "jig")
     jig = meshes["test-jig-reed.stl"]
     assert jig.extents[:2].tolist() == pytest.approx([90.0, 90.0])
-    assert top(jig, 45.0 + 0.8, 45.0) == pytest.approx(REED_THICK - REED_TOP - REED_LENGTH)
+    assert crossings(jig, 45.0 + 0.8, -45.0)[0] == pytest.approx(REED_THICK - REED_TOP)
 
 
 def test_a_bed_too_small_for_a_cell_is_refused_in_words(
@@ -443,7 +561,8 @@ def test_the_assembly_sheet_and_the_carrier_place_every_sensor_and_pixel_alike(
     thick = REED_THICK
     for place in board[::7]:
         x, y = place.sensor
-        assert top(tile_at(reed, x, y), x, y) is None, place.name
+        bore = crossings(tile_at(reed, x, y), x + 0.8, -y)
+        assert bore == pytest.approx([thick - REED_TOP, thick]), place.name
         px, py = place.pixel[0] - 7.0, place.pixel[1]
         assert top(tile_at(reed, px, py), px, py) == pytest.approx(thick - PIXEL_POCKET_MM)
 
@@ -451,10 +570,35 @@ def test_the_assembly_sheet_and_the_carrier_place_every_sensor_and_pixel_alike(
 def test_the_build_guide_says_where_the_jig_puts_the_worst_neighbours() -> None:
     readme = (Path(__file__).resolve().parent.parent / "hardware" / "README.md").read_text()
     text = " ".join(readme.split("**The test jig.**")[1].split("\n\n")[0].split())
-    for rec, words in ((REED, "the four diagonals, each figure"), (HALL, "the four sides, each")):
-        spots = analyse(rec.build()).release_figures
-        kind = "diagonal" if "diagonals" in words else "side"
-        assert all(("-" in s.cell) == (kind == "diagonal") for s in spots), rec.key
-        offs = {f"{math.hypot(s.dx, s.dy):.1f}" for s in spots}
-        assert len(offs) == 1, rec.key
-        assert f"{words} {offs.pop()} mm" in text, rec.key
+    for key in SENSOR_KEYS:
+        words = worst_neighbours(verified_build(key))
+        assert f"{key} build: {words}" in text, key
+    assert "four side neighbours (each 5.0 mm towards the centre)" in worst_neighbours(
+        verified_build("hall")
+    )
+
+
+def test_the_test_piece_has_each_feature_as_the_parts_do(
+    reed: dict[str, trimesh.Trimesh],
+) -> None:
+    """Printed first: the magnet pocket, a reed cavity with its ledge, a Hall pocket with
+    its slots and a groove, cut as the figure base, the carrier and the jig cut them."""
+    piece = reed["test-piece.stl"]
+    thick = REED_THICK
+    length, width = PIECE_SIZE_MM
+    assert piece.bounds.ravel().tolist() == pytest.approx([0, -width, 0, length, 0, thick])
+    y = width / 2
+    d, h = verified_build("reed").magnet_mm
+    magnet = PIECE_FEATURES["magnet pocket"]
+    assert top(piece, magnet + d / 2 + 0.15, y) == pytest.approx(thick - h)
+    assert top(piece, magnet + d / 2 + 0.3, y) == pytest.approx(thick)
+    x = PIECE_FEATURES["reed"]
+    assert crossings(piece, x + 0.8, -y)[0] == pytest.approx(thick - REED_TOP)
+    assert crossings(piece, x + 0.8, -y)[1] == pytest.approx(thick)
+    hall = verified_build("hall")
+    x = PIECE_FEATURES["hall"]
+    assert top(piece, x + 1.5, y) == pytest.approx(thick - hall.face_mm - 1.12)
+    assert top(piece, x, y - 1.2) is None  # the feet's slot, right through
+    x = PIECE_FEATURES["groove"]
+    for dx in (-1.5 * LED_WIRE.od_max_mm, 0.0, 1.5 * LED_WIRE.od_max_mm):
+        assert top(piece, x + dx, 2.0) == pytest.approx(thick - GROOVE_MM[1])

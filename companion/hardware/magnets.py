@@ -7,20 +7,27 @@ datasheet limits.  The model (stated in every report, explained in hardware/READ
   remanence; ``--depth`` is from its underside down to the sensing element (a Hall
   switch's element lies 0.65 mm (SOT-23) or 1.03 mm (TO-92) below its package face; a
   reed switch's depth is to the top end of its glass); cells on a ``--pitch`` mm grid;
-- a reed switch answers to the ampere-turns along its glass (the line integral of H
-  along it).  Its catalogue rating is measured in a test coil, of which only 60-75 %
-  appears along the glass (:data:`GLASS_FACTOR`): a field of G ampere-turns along the
-  glass counts as G / 0.75 coil AT when we need it to close the switch and as
-  G / 0.6 when we need it to open.  It closes at the ordered pull-in band's top
-  (``--at``) and opens below ``--dropout`` x the band's bottom;
+- a reed switch answers to the ampere-turns its blades gather, under two field models
+  (:data:`MODELS`), and the verdict is the worse of the two: *point*, the line integral
+  of H along the glass's axis (the magnetic potential between its two ends), and
+  *blades*, the potential of each blade taken as its average along its half of the
+  glass (a blade of soft iron sits at one potential), the difference scaled so that a
+  uniform field gives both models the same.  A neighbour's field reverses along the
+  glass, which the two models weigh differently.  The catalogue rating is measured in
+  a test coil, of which only 50-75 % appears along the glass for a magnet's field
+  (:data:`GLASS_FACTOR`): G ampere-turns along the glass count as G / 0.75 coil AT when
+  we need them to close the switch and as G / 0.5 when we need them to open.  It
+  closes at the ordered pull-in band's top (``--at``) and opens below its drop-out:
+  the datasheet's, or :data:`DROPOUT_RATIO` (40 %) of the band's bottom where the
+  datasheet gives none (``--dropout``);
 - a Hall switch answers to B perpendicular to its face at the element: the DRV5032's
   omnipolar variants to its magnitude, whatever its sign, with the operate and release
   limits of TI SLVSDC7 (section 7.6 / 6.6 "Magnetic Characteristics");
 - every figure may stand anywhere within ``--tolerance`` mm of its cell's centre.  A
-  game puts at most ``--figures`` magnets on the board (4: the mummy game's seeker
-  figures, Into the Crypt's meeples): beside a figure stand at most ``figures - 1``
-  others, around an empty cell all of them (the figure that just left may stand on a
-  neighbour).
+  game puts at most ``--figures`` magnets on the board (:data:`FIGURES`, 5: Into the
+  Crypt's four meeples and the magnet a player touches a square with): beside a
+  figure stand at most ``figures - 1`` others, around an empty cell all of them (the
+  figure that just left may stand on a neighbour).
 
 Operate margin: the own figure at its weakest point of its circle, with ``figures - 1``
 others on the 8 neighbour cells at their worst points (their field is of the other sign
@@ -51,16 +58,24 @@ from companion.inputs import Number
 GRADES = {"N35": 1.20, "N38": 1.24, "N42": 1.30, "N45": 1.35, "N48": 1.39, "N52": 1.45}
 #: Points along a reed for the line integral.
 STEPS = 160
-#: The share of a test coil's ampere-turns that appears along a 14 mm glass: 60-75 %
-#: (the AT test coil is longer than the glass and fills it evenly; a magnet's field does
-#: not.  Standex "Test coils", Hamlin AN103C: the rating belongs to its coil).
-GLASS_FACTOR = (0.60, 0.75)
-#: Reed drop-out as a share of pull-in: 50-80 % (Standex-Meder, "Reed switch and magnet
-#: interaction": pull-in / drop-out hysteresis); the lowest counts for a stuck switch.
-DROPOUT_RATIO = 0.5
+#: The share of a test coil's ampere-turns that appears along the glass for a magnet's
+#: field: 60-75 % (the AT test coil is longer than the glass and fills it evenly; a
+#: magnet's field does not.  Standex "Test coils", Hamlin AN103C: the rating belongs to
+#: its coil), taken down to 50 % on the release side, where a low share hurts: the
+#: review of issue 35 found the old reed margin failing there.
+GLASS_FACTOR = (0.50, 0.75)
+#: Reed drop-out as a share of pull-in where the datasheet gives none (Littelfuse's MDSR
+#: sheets do not): 40 %, below the 50-80 % hysteresis Standex-Meder quotes ("Reed switch
+#: and magnet interaction"), since the lowest part of a batch is the one that sticks.
+DROPOUT_RATIO = 0.4
 #: The most magnets a game puts on the board at once: 4 seeker figures in the mummy
-#: game (RULES.md; a 2-player seeker moves two), 4 meeples in Into the Crypt.
-FIGURES = 4
+#: game (RULES.md; a 2-player seeker moves two), and in Into the Crypt 4 meeples plus
+#: the magnet a player touches a square with to place a cube (crypt_tracker.py): 5.
+FIGURES = 5
+#: The magnet the guide's figures carry (diameter, height mm; companion/hardware/builds.py).
+DEFAULT_MAGNET = (6.0, 3.0)
+#: The reed's two field models (the module docstring): the verdict is the worse.
+MODELS = ("point", "blades")
 #: Where a sensing element lies below its package face (TI SLVSDC7, "Hall Element
 #: Location"), mm.
 ELEMENT_BELOW_FACE = {"sot23": 0.65, "to92": 1.03}
@@ -104,15 +119,25 @@ class Sensor:
     sampling: str = ""  # how often a sampled sensor looks (Hall switches)
     output: str = ""  # a Hall switch's output stage
     order_code: str = ""  # a part number with the band or variant suffix
+    dropout: str = ""  # where a reed's drop-out comes from, in words
 
     @property
     def is_reed(self) -> bool:
         return self.kind != "hall"
 
 
-def reed(length_mm: float, band: tuple[float, float], dropout: float = DROPOUT_RATIO) -> Sensor:
-    """A reed switch of ``length_mm`` glass ordered in a pull-in ``band`` (coil AT)."""
+def reed(length_mm: float, band: tuple[float, float], dropout: float | None = None) -> Sensor:
+    """A reed switch of ``length_mm`` glass ordered in a pull-in ``band`` (coil AT) that
+    drops out at ``dropout`` x the band's bottom or later (None: the datasheet gives no
+    drop-out, and :data:`DROPOUT_RATIO` stands in)."""
     low, high = band
+    given = dropout is not None
+    dropout = DROPOUT_RATIO if dropout is None else dropout
+    source = (
+        f"drop-out at least {dropout:.0%} of pull-in"
+        if given
+        else f"drop-out not in the datasheet: {dropout:.0%} of pull-in assumed"
+    )
     return Sensor(
         key=f"reed-{length_mm:g}mm",
         name=f"reed switch, {length_mm:g} mm glass, pull-in {low:g}-{high:g} AT",
@@ -124,14 +149,15 @@ def reed(length_mm: float, band: tuple[float, float], dropout: float = DROPOUT_R
         release_min=dropout * low,
         operate_min=low,
         limits=(
-            f"pull-in {low:g}-{high:g} AT (the band ordered), drop-out at least "
-            f"{dropout:.0%} of pull-in = {dropout * low:g} AT; along the glass only "
+            f"pull-in {low:g}-{high:g} AT (the band ordered), {source} = "
+            f"{dropout * low:g} AT; along the glass only "
             f"{GLASS_FACTOR[0]:.0%}-{GLASS_FACTOR[1]:.0%} of a test coil's AT appear, so the "
             f"model's ampere-turns count / {GLASS_FACTOR[1]:g} to close it and "
-            f"/ {GLASS_FACTOR[0]:g} to open it"
+            f"/ {GLASS_FACTOR[0]:g} to open it; the worse of the point and blade models"
         ),
         operate_scale=GLASS_FACTOR[1],
         release_scale=GLASS_FACTOR[0],
+        dropout=source,
     )
 
 
@@ -173,7 +199,9 @@ SENSORS = {
     s.key: s
     for s in (
         reed(14.0, (10.0, 30.0)),
+        reed(15.24, (10.0, 30.0)),
         reed(12.7, (10.0, 30.0)),
+        reed(10.16, (10.0, 30.0)),
         reed(7.0, (10.0, 30.0)),
         _drv5032("FA", "push-pull", (None, 4.8), (0.5, None)),
         _drv5032("FB", "push-pull", (None, 4.8), (0.5, None), "5 Hz: a sample every 200 ms"),
@@ -262,6 +290,11 @@ class Verdict:
     release_worst: float  # |sum of the neighbours| at its largest
     release_figures: tuple[Spot, ...]
     all_eight: float  # every neighbour circle at its worst, one sign, summed (signed)
+    #: The field model each margin comes from (a reed: the worse of :data:`MODELS`).
+    operate_model: str = "point"
+    release_model: str = "point"
+    #: Every model's (name, operate margin, release margin), for the report.
+    models: tuple[tuple[str, float, float], ...] = ()
 
     @property
     def operate_seen(self) -> float:
@@ -299,18 +332,22 @@ class Verdict:
 Points = Sequence[tuple[float, float]]
 
 
-def fields(build: Build, depth_mm: float, magnets: Points) -> list[float]:
+def fields(build: Build, depth_mm: float, magnets: Points, model: str = "point") -> list[float]:
     """What the sensor sees from one magnet centred at each (x, y) mm, in one magpylib call.
 
     The fields depend only on where the sensor is relative to the magnet, so the magnet
     stays at the origin and the sensor's points move instead.  Signed so that a magnet
-    straight above gives a positive value.
+    straight above gives a positive value.  A reed's ``model`` (:data:`MODELS`): the
+    line integral along the glass (``point``), or twice the difference of the two
+    blades' mean potentials (``blades``: a uniform field gives both the same).
     """
     import magpylib  # an extra (pip install '.[hardware]'): never needed on the Pi
     import numpy as np
 
     if not magnets:
         return []
+    if model not in MODELS:
+        raise ValueError(f"unknown field model {model!r}")
     mm = 1e-3
     sensor = build.sensor
     t = (np.arange(STEPS) + 0.5) / STEPS
@@ -334,7 +371,15 @@ def fields(build: Build, depth_mm: float, magnets: Points) -> list[float]:
     if sensor.kind == "hall":  # mT through the face (facing up)
         return [float(v) * 1e3 for v in np.atleast_2d(magnet.getB(points))[:, 2]]
     h = np.atleast_2d(magnet.getH(points)).reshape(len(magnets), len(line), 3)
-    return [float(v) for v in (h @ step).sum(axis=1)]
+    along = h @ step  # each step's share of the line integral, from the glass's first end
+    if model == "point":
+        return [float(v) for v in along.sum(axis=1)]
+    # The potential at each point, from the first end (its mid-step value), averaged
+    # over each blade's half of the glass.
+    potential = np.cumsum(along, axis=1) - along / 2
+    half = STEPS // 2
+    blades = potential[:, half:].mean(axis=1) - potential[:, :half].mean(axis=1)
+    return [float(v) for v in 2 * blades]
 
 
 # -- the worst-case search ----------------------------------------------------------------
@@ -465,13 +510,34 @@ def _pick(spots: Sequence[Spot], count: int, sign: float) -> tuple[float, tuple[
 
 
 def analyse(build: Build, depth_mm: float | None = None) -> Verdict:
-    """The worst cases at one depth (the build's own by default)."""
+    """The worst cases at one depth (the build's own by default): for a reed, each margin
+    from the field model (:data:`MODELS`) that gives it smaller."""
+    if not build.sensor.is_reed:
+        return analyse_model(build, depth_mm, "point")
+    each = [analyse_model(build, depth_mm, model) for model in MODELS]
+    op = min(each, key=lambda v: v.operate_margin)
+    rel = min(each, key=lambda v: v.release_margin)
+    return replace(
+        op,
+        release_worst=rel.release_worst,
+        release_figures=rel.release_figures,
+        all_eight=rel.all_eight,
+        operate_model=op.operate_model,
+        release_model=rel.release_model,
+        models=tuple(
+            (m, v.operate_margin, v.release_margin) for m, v in zip(MODELS, each, strict=True)
+        ),
+    )
+
+
+def analyse_model(build: Build, depth_mm: float | None, model: str) -> Verdict:
+    """The worst cases at one depth under one field model (:data:`MODELS`)."""
     depth = build.depth_mm if depth_mm is None else depth_mm
     pitch, tol = build.pitch_mm, build.tolerance_mm
     axial = build.sensor.kind != "reed-flat"
 
     def evaluate(points: Points) -> list[float]:
-        return fields(build, depth, points)
+        return fields(build, depth, points, model)
 
     own_region = _Region("this cell", 0.0, 0.0, tol, axial)
     if axial:  # one side cell and one diagonal cell stand for all four of each
@@ -518,6 +584,8 @@ def analyse(build: Build, depth_mm: float | None = None) -> Verdict:
         release_worst=release,
         release_figures=around,
         all_eight=eight_plus if eight_plus >= -eight_minus else eight_minus,
+        operate_model=model,
+        release_model=model,
     )
 
 
@@ -529,23 +597,26 @@ def _fmt(value: float) -> str:
 
 
 def table(build: Build, depths: Sequence[float]) -> list[str]:
-    """The Markdown table of the verdicts over ``depths``."""
+    """The Markdown table of the verdicts over ``depths`` (a reed: each margin from the
+    worse of the two field models, named in the last column but one)."""
     s, u, c = build.sensor, build.sensor.unit, build.sensor.catalogue_unit
     others, n = build.figures - 1, build.figures
+    reed_col = " | worse model (operate / release)" if s.is_reed else ""
     lines = [
         f"| depth mm | own centred {u} | own weakest {u} | with {others} others {c} "
         f"| operate needs {c} "
-        f"| {n} around an empty cell {c} | release below {c} | operate margin | release margin "
-        "| verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        f"| {n} around an empty cell {c} | release below {c} | operate margin | release margin"
+        f"{reed_col} | verdict |",
+        "|---|---|---|---|---|---|---|---|---|" + ("---|" if s.is_reed else "") + "---|",
     ]
     for d in depths:
         v = analyse(build, d)
         mark = " (this build)" if math.isclose(d, build.depth_mm) else ""
+        models = f" | {v.operate_model} / {v.release_model}" if s.is_reed else ""
         lines.append(
             f"| {d:g}{mark} | {_fmt(v.own_centred)} | {_fmt(v.own_weakest.value)} | "
             f"{_fmt(v.operate_seen)} | {s.operate_max:g} | {_fmt(v.release_seen)} | "
-            f"{s.release_min:g} | {v.operate_margin:+.2f} | {v.release_margin:+.2f} | "
+            f"{s.release_min:g} | {v.operate_margin:+.2f} | {v.release_margin:+.2f}{models} | "
             f"{'pass' if v.passed else 'FAIL'} |"
         )
     return lines
@@ -557,16 +628,18 @@ def explain(build: Build, v: Verdict) -> list[str]:
     others = ", ".join(spot.describe() for spot in v.operate_others) or "none that weaken it"
     around = ", ".join(spot.describe() for spot in v.release_figures) or "none"
     scale_op = (
-        f" (= {_fmt(v.operate_worst)} {s.unit} along the glass / {s.operate_scale:g})"
+        f" (= {_fmt(v.operate_worst)} {s.unit} along the glass / {s.operate_scale:g}, "
+        f"{v.operate_model} model)"
         if s.is_reed
         else ""
     )
     scale_rel = (
-        f" (= {_fmt(v.release_worst)} {s.unit} along the glass / {s.release_scale:g})"
+        f" (= {_fmt(v.release_worst)} {s.unit} along the glass / {s.release_scale:g}, "
+        f"{v.release_model} model)"
         if s.is_reed
         else ""
     )
-    return [
+    lines = [
         f"operate margin {v.operate_margin:+.2f} {c}: the own figure gives at least "
         f"{_fmt(v.operate_seen)} {c}{scale_op} against the {s.operate_max:g} {c} the least "
         f"sensitive part may need; worst case: {v.own_weakest.describe()}, with "
@@ -576,14 +649,22 @@ def explain(build: Build, v: Verdict) -> list[str]:
         f"around an empty cell give at most {_fmt(v.release_seen)} {c}{scale_rel} against "
         f"the {s.release_min:g} {c} below which the most sensitive part lets go; worst "
         f"case: {around}" + ("" if v.released else " -> the sensor sticks or reads a ghost"),
-        f"(all 8 neighbour circles at their worst would give {_fmt(v.all_eight)} {s.unit})",
     ]
+    if v.models:
+        each = "; ".join(
+            f"{m}: operate {op:+.2f}, release {rel:+.2f} {c}" for m, op, rel in v.models
+        )
+        lines.append(f"each field model's margins: {each}; the verdict takes the worse")
+    eight = _fmt(v.all_eight)
+    lines.append(f"(all 8 neighbour circles at their worst would give {eight} {s.unit})")
+    return lines
 
 
 MODEL = (
-    "model: magpylib fields of the ideal disc, every figure anywhere in its circle; left "
-    "out: iron nearby, the reed's own iron, the grade's spread (+-3 %), cut or bent reed "
-    "leads (they raise the AT) and depth errors; confirm on the 3 x 3 test jig."
+    "model: magpylib fields of the ideal disc, every figure anywhere in its circle; a reed "
+    "under two field models (along the glass, each blade averaged), the worse counting; "
+    "left out: iron nearby, the grade's spread (+-3 %), cut or bent reed leads (they raise "
+    "the AT) and depth errors; computed, not measured: confirm on the 3 x 3 test jig."
 )
 
 
@@ -681,7 +762,12 @@ def add_parser(sub: Any) -> Any:
     magnets = commands.add_parser(
         "magnets", help="does the magnet switch its own sensor, and let it go, in the worst case?"
     )
-    magnets.add_argument("--magnet", type=parse_magnet, default=(8.0, 3.0), help="DxH mm (8x3)")
+    magnets.add_argument(
+        "--magnet",
+        type=parse_magnet,
+        default=DEFAULT_MAGNET,
+        help="DxH mm (default: 6x3, the guide's)",
+    )
     magnets.add_argument("--grade", choices=sorted(GRADES), default="N35")
     magnets.add_argument(
         "--depth", type=DEPTH_MM, default=7.0, help="magnet underside to the sensing element, mm"
@@ -695,8 +781,9 @@ def add_parser(sub: Any) -> Any:
     magnets.add_argument(
         "--dropout",
         type=DROPOUT,
-        default=DROPOUT_RATIO,
-        help="a reed's least drop-out, share of pull-in",
+        default=None,
+        help=f"a reed's least drop-out from its datasheet, share of pull-in "
+        f"(none given: {DROPOUT_RATIO:g})",
     )
     magnets.add_argument(
         "--package",
@@ -723,14 +810,19 @@ def add_parser(sub: Any) -> Any:
 
 def _magnets_command(args: argparse.Namespace) -> int:
     base = SENSORS[args.sensor]
-    if not base.is_reed and (args.mount is not None or args.at is not None):
-        print("companion: --mount and --at are for reed switches (a Hall switch lies face up)")
+    if not base.is_reed and (
+        args.mount is not None or args.at is not None or args.dropout is not None
+    ):
+        print(
+            "companion: --mount, --at and --dropout are for reed switches "
+            "(a Hall switch lies face up)"
+        )
         return 2
     if args.tolerance >= args.pitch / 2:
         print(f"companion: --tolerance must be under half the pitch ({args.pitch / 2:g} mm)")
         return 2
     sensor = base
-    if base.is_reed and (args.at is not None or args.dropout != DROPOUT_RATIO):
+    if base.is_reed and (args.at is not None or args.dropout is not None):
         sensor = reed(
             base.length_mm, args.at or (base.operate_min or 0.0, base.operate_max), args.dropout
         )

@@ -13,8 +13,11 @@ this writes binary STL files for a 3D printer:
 - **a figure base** with its magnet pocket, so the magnet's underside sits exactly
   the figure base's floor (``builds.STACK``) above the board;
 - **a 3 x 3 test jig**: nine cells of the carrier, with a ring where a figure base
-  stands centred on each cell and marks where its edge goes when it stands
-  ``tolerance`` mm off-centre, so a maker checks one sensor batch before buying 152.
+  stands centred on each cell, round dimples (labelled "5") where its edge goes when
+  it stands ``tolerance`` mm off-centre and slots (labelled "W") where the magnet
+  tool's worst neighbours stand, so a maker checks one sensor batch before buying 152;
+- **a test piece** to print first: a magnet pocket, a reed cavity, a Hall pocket and a
+  groove, each as the real parts have them, to check the printer's tolerances.
 
 Every x and y comes from ``placement`` (the geometry the assembly sheet is drawn from);
 every depth from the recommended builds of ``builds`` (the sensor, its verified depth,
@@ -33,7 +36,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,7 +46,14 @@ from companion.games.mummy.maze import Direction, Maze
 from companion.inputs import Number, given_path
 from companion.mazes import load_maze
 
-from .builds import MAGNET_DIAMETER_MM, MAGNET_HEIGHT_MM, RECOMMENDED, STACK
+from .builds import (
+    MAGNET_DIAMETER_MM,
+    MAGNET_HEIGHT_MM,
+    RECOMMENDED,
+    STACK,
+    ReedPackage,
+    Sot23,
+)
 from .placement import (
     PIECE_MM,
     Place,
@@ -53,6 +63,7 @@ from .placement import (
     places,
     room_layout,
 )
+from .wires import LED_WIRE, side_by_side_mm
 
 if TYPE_CHECKING:
     from manifold3d import Manifold
@@ -60,37 +71,56 @@ if TYPE_CHECKING:
 #: A figure base's diameter (mm): a figure 5 mm off-centre stays on its 25 mm cell's
 #: side of the neighbours' bases.
 BASE_DIAMETER_MM = 20.0
-#: Plastic under the deepest sensor feature (mm).
+#: Plastic under the deepest blind feature (mm).
 FLOOR_MM = 1.5
-#: Play around a part in its hole or pocket (mm, on each side).
+#: Play around a part in its hole or pocket (mm, on each side): the glass in its bore,
+#: a SOT-23 in its pocket, the magnet in the figure base (a printed hole comes out about
+#: 0.1-0.2 mm small; the test piece checks it).
 FIT_MM = 0.2
-#: The channel beside a reed's hole for its top lead, bent down along the glass (mm).
-LEAD_CHANNEL_MM = 1.2
-#: The hole in a reed hole's floor for its bottom lead (mm).
-LEAD_HOLE_MM = 1.0
-#: A SOT-23's width over its leads (mm; its body is 1.3 mm): the Hall pocket's width.
-SOT23_LEADS_MM = 2.64
-#: The hole under a Hall switch for its three wires (mm).
-HALL_WIRE_HOLE_MM = 2.0
-#: A pixel's pocket depth (a 60/m piece with its LED is about 1.6 mm thick) and the
-#: chain's grooves (three jumper wires side by side), mm.
+#: Play around a lead in its slot (mm, on each side).
+LEAD_FIT_MM = 0.25
+#: No lead is bent nearer the glass than this (mm): the glass-to-metal seal cracks.
+BEND_CLEAR_MM = 3.0
+#: A lead's bend, inside radius (mm): about the lead's own diameter.
+BEND_RADIUS_MM = 0.5
+#: The reed's side channel: the top lead's down leg, its solder joint with the harness
+#: wire and that wire (square, mm), and its centre's distance from the glass's axis.
+SIDE_CHANNEL_MM = 1.4
+SIDE_OFFSET_MM = 2.5
+#: A lead-to-wire solder joint's length (mm).
+JOINT_MM = 3.0
+#: Least plastic over a cavity, under the carrier's top (mm).
+MIN_ROOF_MM = 1.2
+#: The Hall pocket's floor strip under the SOT-23's body between its two rows of feet,
+#: and the slots beside it that take the feet's wires down (mm).
+HALL_RIB_MM = 1.0
+#: A pixel's pocket depth (a 60/m piece with its LED is about 1.6 mm thick), mm.
 PIXEL_POCKET_MM = 2.0
-GROOVE_MM = (3.0, 2.0)  # width, depth
-#: Where a row's 5 V and GND or a long jump come up from below: a hole at the pixel (mm).
+#: The LED chain's grooves: three of the BOM's LED wires side by side (5 V, GND, data),
+#: width and depth, mm.
+GROOVE_MM = (side_by_side_mm(LED_WIRE, 3, 0.3), 2.0)
+#: Where a row's 5 V and GND or a long jump comes up from below: a hole at the pixel (mm).
 WIRE_HOLE_MM = 4.0
-#: Channels under the carrier along every row (width, depth mm): one under the sensors
-#: for their leads or wires, one under the pixels for the row's 5 V and GND and the long
-#: jumps. They open at the board's edges, where the wires leave for the chips.
-UNDER_CHANNEL_MM = (6.0, 3.0)
+#: Channels under the carrier along every row (width, depth mm; open at the underside,
+#: the base board closes them): one under the sensors for their harness (it also takes
+#: a reed's side channel, so it lies a little north of the sensors' line), one under
+#: the pixels for the row's 5 V and GND and the long jumps.
+SENSOR_CHANNEL_MM = (7.0, 3.0)
+SENSOR_CHANNEL_OFFSET_MM = -0.5
+SUPPLY_CHANNEL_MM = (6.0, 3.0)
 #: Kept free at the bed's edges (mm).
 BED_MARGIN_MM = 5.0
 #: Least printable wall between a sensor's hole and a pixel's pocket (mm): 3 lines of
 #: a 0.4 mm nozzle.
 MIN_WALL_MM = 1.2
-#: The test jig's marks: ring groove width and depth, and the off-centre dimples'
-#: diameter and depth (deeper than a ring: those on a neighbour's ring stay visible), mm.
+#: The test jig's marks: ring groove width and depth; the off-centre dimples' diameter
+#: and depth (deeper than a ring: those on a neighbour's ring stay visible); the worst
+#: neighbours' slots (width, length along the line to the centre); the labels' height,
+#: stroke and depth (mm).
 MARK_MM = (0.8, 0.6)
 DIMPLE_MM = (1.2, 1.5)
+SLOT_MM = (1.0, 3.0)
+LABEL_MM = (3.0, 0.6, 0.5)
 #: Facets of a full circle.
 SEGMENTS = 48
 
@@ -116,6 +146,8 @@ class SensorBuild:
     floor_mm: float  # the figure base's floor under the magnet
     cover_mm: float  # the cover and the printed maze on the carrier
     tolerance_mm: float  # how far off-centre a figure may stand
+    reed_package: ReedPackage | None = None  # a reed's glass and leads (its datasheet)
+    sot23: Sot23 | None = None  # a SOT-23's outline (its datasheet)
 
     @property
     def in_carrier_mm(self) -> float:
@@ -143,6 +175,8 @@ def verified_build(sensor: str) -> SensorBuild:
         floor_mm=STACK.figure_floor_mm,
         cover_mm=round(STACK.cover_mm + STACK.print_mm, 3),
         tolerance_mm=rec.build().tolerance_mm,
+        reed_package=rec.reed_package,
+        sot23=rec.sot23,
     )
 
 
@@ -160,6 +194,7 @@ class Hole:
     size: tuple[float, float]
     top: float
     bottom: float | None
+    angle: float = 0.0  # a box's turn about its centre, degrees (marks only)
 
     def box(self) -> tuple[float, float, float, float]:
         w, h = (self.size[0], self.size[0]) if self.size[1] == 0 else self.size
@@ -167,28 +202,214 @@ class Hole:
         return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
 
 
-def sensor_holes(build: SensorBuild, place: Place) -> list[Hole]:
-    """The hole (reed) or pocket (Hall) that holds one sensor at its depth."""
-    x, y = place.sensor
+@dataclass(frozen=True)
+class ReedCavity:
+    """Where a reed's cavity lies under the carrier's top (all mm, depths down from it).
+
+    The glass goes in from the underside through its ``bore`` until the top of the
+    glass meets the ledge at ``glass_top``: the reed is held by that end, so its depth
+    does not depend on the glass's length.  Above the ledge only a slot ``slot`` wide
+    (narrower than the glass) goes on: the top lead's path, straight up ``BEND_CLEAR_MM``
+    and over to the side channel ``side_offset`` beside the axis, away from the pixel,
+    which takes the lead's down leg, its joint with the harness wire and that wire to
+    the underside.  The slot and the side channel end at ``roof``.  The bottom lead
+    runs straight down in the bore until the row's wire channel (``channel_roof``, at
+    least ``BEND_CLEAR_MM`` under the longest glass's end) and bends there."""
+
+    glass_top: float
+    bore: float
+    slot: float
+    roof: float
+    side_offset: float
+    channel_roof: float
+    thickness: float
+
+
+def _lead_radius(package: ReedPackage) -> float:
+    """A lead bend's centre-line radius."""
+    return BEND_RADIUS_MM + package.lead_diameter / 2
+
+
+def reed_cavity(build: SensorBuild) -> ReedCavity:
+    """The reed's cavity for ``build`` (see :class:`ReedCavity`), from its datasheet."""
+    package = build.reed_package
+    if package is None:
+        raise PartsError(f"the {build.name} has no lead dimensions")
     top = build.face_mm
-    length, width, height = build.body_mm
-    if build.kind == "reed":
-        hole = width + 2 * FIT_MM
-        floor = top + length
-        # The top lead is bent down along the glass, on the side away from the pixel.
-        side = -math.copysign(1.0, place.pixel[1] - y)
-        channel_y = y + side * (hole / 2 + LEAD_CHANNEL_MM / 2 - 0.3)
-        return [
-            Hole("reed", (x, y), (hole, 0), 0.0, floor),
-            Hole("lead channel", (x, channel_y), (LEAD_CHANNEL_MM, LEAD_CHANNEL_MM), 0.0, None),
-            Hole("lead hole", (x, y), (LEAD_HOLE_MM, 0), 0.0, None),
-        ]
-    floor = top + height
-    pocket = (length + 2 * FIT_MM, max(width, SOT23_LEADS_MM) + 2 * FIT_MM)
+    rc = _lead_radius(package)
+    roof = top - BEND_CLEAR_MM - rc - package.lead_diameter / 2 - LEAD_FIT_MM
+    channel_roof = top + package.glass_length_max + BEND_CLEAR_MM
+    return ReedCavity(
+        glass_top=round(top, 3),
+        bore=round(package.glass_diameter_max + 2 * FIT_MM, 3),
+        slot=round(package.lead_diameter + 2 * LEAD_FIT_MM, 3),
+        roof=round(roof, 3),
+        side_offset=SIDE_OFFSET_MM,
+        channel_roof=round(channel_roof, 3),
+        thickness=round(channel_roof + SENSOR_CHANNEL_MM[1], 3),
+    )
+
+
+def _away_from_pixel(place: Place) -> float:
+    """-1 (north) or +1 (south): the side of the sensor away from its pixel."""
+    return -math.copysign(1.0, place.pixel[1] - place.sensor[1])
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A lead (or a wire soldered to a sensor's foot) as a path of points (board mm: x
+    east, y south, z the depth under the carrier's top), its diameter, and each bend's
+    distance from the glass along the lead (a reed's)."""
+
+    name: str
+    points: tuple[tuple[float, float, float], ...]
+    diameter: float
+    bends_from_glass: tuple[float, ...] = ()
+
+    @property
+    def end(self) -> tuple[float, float, float]:
+        return self.points[-1]
+
+    @property
+    def length(self) -> float:
+        return sum(math.dist(a, b) for a, b in pairwise(self.points))
+
+
+def _arc(
+    centre: tuple[float, float], radius: float, start: float, end: float, steps: int = 8
+) -> list[tuple[float, float]]:
+    """Points (u, z) on a circle from angle ``start`` to ``end`` (radians)."""
     return [
-        Hole("hall", (x, y), pocket, 0.0, floor),
-        Hole("hall wires", (x, y), (HALL_WIRE_HOLE_MM, 0), 0.0, None),
+        (
+            centre[0] + radius * math.cos(start + (end - start) * k / steps),
+            centre[1] + radius * math.sin(start + (end - start) * k / steps),
+        )
+        for k in range(1, steps + 1)
     ]
+
+
+def _straight(
+    a: tuple[float, float], b: tuple[float, float], step: float = 0.25
+) -> list[tuple[float, float]]:
+    n = max(1, math.ceil(math.dist(a, b) / step))
+    return [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
+
+
+def reed_leads(
+    build: SensorBuild,
+    place: Place,
+    glass_mm: float | None = None,
+    lead_mm: float | None = None,
+    toward: float = 1.0,
+) -> list[Lead]:
+    """Both leads of the reed at ``place`` as the carrier routes them, for a glass
+    ``glass_mm`` long (the datasheet's longest by default) and leads ``lead_mm`` long
+    (the datasheet's shortest): the top lead straight up, over and down its side
+    channel; the bottom lead straight down to the wire channel and along it
+    (``toward`` +1 east, -1 west)."""
+    package = build.reed_package
+    assert package is not None
+    cavity = reed_cavity(build)
+    glass = package.glass_length_max if glass_mm is None else glass_mm
+    length = package.lead_length_min if lead_mm is None else lead_mm
+    rc = _lead_radius(package)
+    x, y = place.sensor
+    side = _away_from_pixel(place)
+    top, s = cavity.glass_top, cavity.side_offset
+    # The top lead in (u, z): u from the axis towards the side channel, z down.
+    path = [(0.0, top)]
+    path += _straight(path[-1], (0.0, top - BEND_CLEAR_MM))
+    path += _arc((rc, top - BEND_CLEAR_MM), rc, math.pi, 1.5 * math.pi)
+    path += _straight(path[-1], (s - rc, top - BEND_CLEAR_MM - rc))
+    path += _arc((s - rc, top - BEND_CLEAR_MM), rc, 1.5 * math.pi, 2 * math.pi)
+    used = BEND_CLEAR_MM + math.pi * rc + (s - 2 * rc)
+    path += _straight(path[-1], (s, top - BEND_CLEAR_MM + (length - used)))
+    top_lead = Lead(
+        "top lead",
+        tuple((x, y + side * u, z) for u, z in path),
+        package.lead_diameter,
+        (BEND_CLEAR_MM, BEND_CLEAR_MM + math.pi * rc / 2 + (s - 2 * rc)),
+    )
+    # The bottom lead in (u, z), u along the row towards the harness's way out.
+    end = top + glass
+    bend = cavity.channel_roof - end
+    path = [(0.0, end)]
+    path += _straight(path[-1], (0.0, cavity.channel_roof))
+    path += _arc((rc, cavity.channel_roof), rc, math.pi, 0.5 * math.pi)
+    path += _straight(path[-1], (rc + length - bend - math.pi * rc / 2, cavity.channel_roof + rc))
+    bottom_lead = Lead(
+        "bottom lead",
+        tuple((x + toward * u, y, z) for u, z in path),
+        package.lead_diameter,
+        (bend,),
+    )
+    return [top_lead, bottom_lead]
+
+
+def hall_leads(build: SensorBuild, place: Place) -> list[Lead]:
+    """The three wires soldered to a SOT-23's feet, each from its foot's end straight
+    down its slot to the wire channel (pins 1 and 2 on the side away from the pixel)."""
+    package = build.sot23
+    assert package is not None
+    x, y = place.sensor
+    side = _away_from_pixel(place)
+    foot = package.span_max / 2 - package.foot_length_max / 2
+    floor = build.face_mm + package.height_max
+    bottom = thickness(build)
+    feet = (("pin 1", -package.pitch, side), ("pin 2", package.pitch, side), ("pin 3", 0.0, -side))
+    return [
+        Lead(
+            name,
+            tuple((x + dx, y + sign * foot, z) for z in (floor - 0.3, floor + 0.5, bottom - 0.5)),
+            0.5,
+        )
+        for name, dx, sign in feet
+    ]
+
+
+def sensor_holes(build: SensorBuild, place: Place) -> list[Hole]:
+    """The cavity (reed) or pocket (Hall) that holds one sensor at its depth, and the
+    paths of its leads or wires to the wire channel underneath."""
+    x, y = place.sensor
+    side = _away_from_pixel(place)
+    if build.kind == "reed":
+        c = reed_cavity(build)
+        s = c.side_offset
+        return [
+            Hole("reed glass", (x, y), (c.bore, 0), c.glass_top, None),
+            Hole(
+                "top lead slot",
+                (x, y + side * (s - c.slot / 2) / 2),
+                (c.slot, s + c.slot / 2),
+                c.roof,
+                None,
+            ),
+            Hole(
+                "top lead channel",
+                (x, y + side * s),
+                (SIDE_CHANNEL_MM, SIDE_CHANNEL_MM),
+                c.roof,
+                None,
+            ),
+        ]
+    package = build.sot23
+    length, width, height = build.body_mm
+    if package is not None:
+        length, width, height = package.body_length_max, package.span_max, package.height_max
+    floor = build.face_mm + height
+    pocket = (length + 2 * FIT_MM, width + 2 * FIT_MM)
+    holes = [Hole("hall", (x, y), pocket, 0.0, floor)]
+    if package is not None:
+        # Under each row of feet a slot down to the wire channel; between them a rib
+        # the body rests on.
+        half = pocket[1] / 2
+        slot_h = half - HALL_RIB_MM / 2
+        centre = HALL_RIB_MM / 2 + slot_h / 2
+        two = 2 * package.pitch + package.lead_width_max + 2 * LEAD_FIT_MM + 0.5
+        one = package.lead_width_max + 2 * LEAD_FIT_MM + 0.5
+        holes.append(Hole("hall feet 1-2", (x, y + side * centre), (two, slot_h), floor, None))
+        holes.append(Hole("hall foot 3", (x, y - side * centre), (one, slot_h), floor, None))
+    return holes
 
 
 def pixel_holes(place: Place) -> list[Hole]:
@@ -232,26 +453,42 @@ def chain_holes(board: Sequence[Place], pitch: float) -> list[Hole]:
 
 
 def thickness(build: SensorBuild) -> float:
-    """The carrier's thickness: the deepest blind feature, the floor under it and the
-    channels under that."""
+    """The carrier's thickness: a reed's cavity sets it (the bottom lead's bend and the
+    wire channel under the longest glass); else the deepest blind feature, the floor
+    under it and the channels under that."""
+    if build.kind == "reed" and build.reed_package is not None:
+        return reed_cavity(build).thickness
     deepest = max(h.bottom or 0.0 for h in sensor_holes(build, _ORIGIN))
-    return round(max(deepest, PIXEL_POCKET_MM, GROOVE_MM[1]) + FLOOR_MM + UNDER_CHANNEL_MM[1], 3)
+    blind = max(deepest, PIXEL_POCKET_MM, GROOVE_MM[1])
+    return round(blind + FLOOR_MM + SENSOR_CHANNEL_MM[1], 3)
+
+
+def channel_roof(build: SensorBuild) -> float:
+    """How deep under the carrier's top its wire channels start."""
+    return round(thickness(build) - SENSOR_CHANNEL_MM[1], 3)
 
 
 def under_channels(board: Sequence[Place], height: float) -> list[Hole]:
-    """The channels under the carrier: along every row of sensors and of pixels, from
-    the board's west edge to its east edge."""
+    """The channels under the carrier: under every row of sensors (its harness, to the
+    middle of the board and down through the base board) and of pixels (the row's 5 V
+    and GND, the long jumps), from the board's west edge to its east edge."""
     if not board:
         return []
-    width, depth = UNDER_CHANNEL_MM
     xs = [x for p in board for x in (p.sensor[0], p.pixel[0])]
     x0, x1 = min(xs) - 100.0, max(xs) + 100.0
     rows = sorted(
-        {("sensor wires", round(p.sensor[1], 6)) for p in board}
+        {("sensor wires", round(p.sensor[1] + SENSOR_CHANNEL_OFFSET_MM, 6)) for p in board}
         | {("supply", round(p.pixel[1], 6)) for p in board}
     )
+    sizes = {"sensor wires": SENSOR_CHANNEL_MM, "supply": SUPPLY_CHANNEL_MM}
     return [
-        Hole(f"{what} channel", ((x0 + x1) / 2, y), (x1 - x0, width), height - depth, None)
+        Hole(
+            f"{what} channel",
+            ((x0 + x1) / 2, y),
+            (x1 - x0, sizes[what][0]),
+            height - sizes[what][1],
+            None,
+        )
         for what, y in rows
     ]
 
@@ -362,7 +599,9 @@ def _cutter(hole: Hole, height: float) -> Manifold:
         r = hole.size[0] / 2
         return Manifold.cylinder(z1 - z0, r, r, SEGMENTS).translate((x, -y, z0))
     w, h = hole.size
-    return Manifold.cube((w, h, z1 - z0)).translate((x - w / 2, -y - h / 2, z0))
+    box = Manifold.cube((w, h, z1 - z0)).translate((-w / 2, -h / 2, z0))
+    # A turn in the sheet's axes (y south) is the opposite turn in the solid's (y north).
+    return box.rotate((0.0, 0.0, -hole.angle)).translate((x, -y, 0.0))
 
 
 def _cut(body: Manifold, holes: Sequence[Hole], height: float) -> Manifold:
@@ -414,7 +653,7 @@ def figure_base(build: SensorBuild) -> Manifold:
     floor = build.floor_mm
     total = floor + height
     disc = Manifold.cylinder(total, BASE_DIAMETER_MM / 2, BASE_DIAMETER_MM / 2, 2 * SEGMENTS)
-    r = diameter / 2 + FIT_MM / 2
+    r = diameter / 2 + FIT_MM
     pocket = Manifold.cylinder(height + 1.0, r, r, 2 * SEGMENTS).translate((0, 0, floor))
     return disc - pocket
 
@@ -446,11 +685,64 @@ def release_worst_case(build: SensorBuild, pitch: float) -> list[tuple[float, fl
     ]
 
 
+_COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def worst_neighbours(build: SensorBuild, pitch: float = 25.0) -> str:
+    """The magnet tool's release worst case for ``build`` in words, as the jig marks it
+    and the guide says it: which neighbours, how far off-centre, towards or away from
+    the centre cell."""
+    from .magnets import NEIGHBOURS, analyse
+
+    rec = next(r for r in RECOMMENDED if r.key == build.sensor)
+    cells = {name: (dc, dr) for name, dc, dr in NEIGHBOURS}
+    groups: dict[tuple[str, str, str], int] = {}
+    for spot in analyse(rec.build(pitch_mm=pitch)).release_figures:
+        dc, dr = cells[spot.cell]
+        kind = "diagonal" if dc and dr else "side"
+        towards = spot.dx * dc + spot.dy * dr < 0
+        key = (kind, f"{math.hypot(spot.dx, spot.dy):.1f}", "towards" if towards else "away from")
+        groups[key] = groups.get(key, 0) + 1
+    parts = []
+    for (kind, off, way), n in sorted(groups.items(), key=lambda kv: -kv[1]):
+        each = "each " if n > 1 else ""
+        noun = "neighbours" if n > 1 else "neighbour"
+        parts.append(f"{_COUNT[n]} {kind} {noun} ({each}{off} mm {way} the centre)")
+    return " and ".join(parts)
+
+
+#: Engraved characters as strokes on a 4 x 6 grid (x right, y up).
+FONT = {
+    "5": ((4, 6), (0, 6), (0, 3), (3, 3), (4, 2), (4, 1), (3, 0), (0, 0)),
+    "W": ((0, 6), (1, 0), (2, 4), (3, 0), (4, 6)),
+}
+
+
+def label(text: str, centre: tuple[float, float], what: str) -> list[Hole]:
+    """``text`` engraved on the top, centred at ``centre`` (board mm), upright on the
+    board as the maze is printed (north up): one box per stroke."""
+    height, stroke, depth = LABEL_MM
+    k = height / 6
+    width = len(text) * 5 * k - k
+    holes = []
+    for i, char in enumerate(text):
+        x0 = centre[0] - width / 2 + i * 5 * k
+        y0 = centre[1] + height / 2
+        for (ax, ay), (bx, by) in pairwise(FONT[char]):
+            a = (x0 + ax * k, y0 - ay * k)
+            b = (x0 + bx * k, y0 - by * k)
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            angle = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+            holes.append(Hole(what, mid, (math.dist(a, b) + stroke, stroke), 0.0, depth, angle))
+    return holes
+
+
 def jig_marks(build: SensorBuild, pitch: float) -> list[Hole]:
     """On the jig's top: a ring where a figure base stands centred on each cell; eight
-    dimples where its edge goes when it stands ``tolerance`` mm off the centre cell's
-    centre; and one dimple for each figure of the magnet tool's release worst case,
-    where that figure's edge nearest the centre cell goes."""
+    round dimples where its edge goes when it stands ``tolerance`` mm off the centre
+    cell's centre (one labelled "5"); and for each figure of the magnet tool's release
+    worst case a slot along the line to the centre, where that figure's edge nearest
+    the centre cell goes (one labelled "W")."""
     marks: list[Hole] = []
     width, depth = MARK_MM
     for place in jig_places(pitch):
@@ -461,11 +753,26 @@ def jig_marks(build: SensorBuild, pitch: float) -> list[Hole]:
         a = math.radians(45 * k)
         centre = (cx + reach * math.cos(a), cy + reach * math.sin(a))
         marks.append(Hole("dimple", centre, (DIMPLE_MM[0], 0), 0.0, DIMPLE_MM[1]))
+    a = math.radians(315)  # north-east, between the rings
+    beside = (
+        cx + reach * math.cos(a) + 2.6 * math.sin(-a),
+        cy + reach * math.sin(a) + 2.6 * math.cos(a),
+    )
+    marks += label("5", beside, "dimple label")
+    slots = []
     for fx, fy in release_worst_case(build, pitch):
         off = math.hypot(fx, fy)
         edge = (1 - BASE_DIAMETER_MM / 2 / off) if off else 0.0
         centre = (cx + fx * edge, cy + fy * edge)
-        marks.append(Hole("worst neighbour", centre, (DIMPLE_MM[0], 0), 0.0, DIMPLE_MM[1]))
+        angle = math.degrees(math.atan2(fy, fx))
+        slots.append(
+            Hole("worst neighbour", centre, (SLOT_MM[1], SLOT_MM[0]), 0.0, DIMPLE_MM[1], angle)
+        )
+    marks += slots
+    if slots:
+        first = min(slots, key=lambda h: abs(h.angle + 45))  # up-right first, if any
+        ux, uy = math.cos(math.radians(first.angle)), math.sin(math.radians(first.angle))
+        marks += label("W", (first.centre[0] + 2.8 * uy, first.centre[1] - 2.8 * ux), "slot label")
     return marks
 
 
@@ -499,6 +806,56 @@ def jig(build: SensorBuild, pitch: float) -> Manifold:
     return _ring_cut(_cut(body, holes, height), jig_marks(build, pitch), height)
 
 
+#: The test piece's features, west to east along it (mm from its west end), and its width.
+PIECE_FEATURES = {"magnet pocket": 8.0, "reed": 22.0, "hall": 36.0, "groove": 50.0}
+PIECE_SIZE_MM = (58.0, 16.0)
+
+
+def tolerance_piece_holes(reed: SensorBuild, hall: SensorBuild) -> list[Hole]:
+    """The test piece's cuts (board mm, the piece's north-west corner at 0, 0): the figure
+    base's magnet pocket, a reed's cavity with the wire channel under it, a Hall pocket
+    with its feet's slots, and a chain groove, each as the real parts cut them."""
+    length, width = PIECE_SIZE_MM
+    y = width / 2
+    height = thickness(reed)
+    d, h = reed.magnet_mm
+    spot = Place(0, "test", (PIECE_FEATURES["reed"], y), (PIECE_FEATURES["reed"], y + 8.0), 0)
+    hall_spot = Place(0, "test", (PIECE_FEATURES["hall"], y), (PIECE_FEATURES["hall"], y + 8.0), 0)
+    holes = [
+        Hole("magnet pocket", (PIECE_FEATURES["magnet pocket"], y), (d + 2 * FIT_MM, 0), 0.0, h)
+    ]
+    holes += sensor_holes(reed, spot)
+    holes += [
+        replace(hole, bottom=None) if hole.bottom is not None and hole.what != "hall" else hole
+        for hole in sensor_holes(hall, hall_spot)
+    ]
+    holes.append(
+        Hole(
+            "groove", (PIECE_FEATURES["groove"], y), (GROOVE_MM[0], width + 2.0), 0.0, GROOVE_MM[1]
+        )
+    )
+    channel_y = y + SENSOR_CHANNEL_OFFSET_MM
+    holes.append(
+        Hole(
+            "sensor wires channel",
+            (length / 2, channel_y),
+            (length + 2.0, SENSOR_CHANNEL_MM[0]),
+            height - SENSOR_CHANNEL_MM[1],
+            None,
+        )
+    )
+    return holes
+
+
+def tolerance_piece(reed: SensorBuild, hall: SensorBuild) -> Manifold:
+    """The printer's tolerance test: print it first, then try a magnet, a reed, a SOT-23
+    and three LED wires in it (assembly.md, stage 0)."""
+    length, width = PIECE_SIZE_MM
+    height = thickness(reed)
+    body = _slab(0.0, 0.0, length, width, height)
+    return _cut(body, tolerance_piece_holes(reed, hall), height)
+
+
 # -- files -----------------------------------------------------------------------------
 
 
@@ -511,7 +868,7 @@ class Part:
     solid: Manifold
 
 
-PART_KINDS = ("all", "carrier", "base", "jig")
+PART_KINDS = ("all", "carrier", "base", "jig", "test-piece")
 
 
 def parts(
@@ -548,6 +905,10 @@ def parts(
     if only in ("all", "jig"):
         what = f"3 x 3 test jig, {build.name} at {build.depth_mm:g} mm"
         result.append(Part(f"test-jig-{build.sensor}.stl", what, jig(build, pitch)))
+    if only in ("all", "test-piece"):
+        what = "printer tolerance test: magnet pocket, reed cavity, Hall pocket, groove"
+        piece = tolerance_piece(verified_build("reed"), verified_build("hall"))
+        result.append(Part("test-piece.stl", what, piece))
     return result
 
 
