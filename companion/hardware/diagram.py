@@ -495,8 +495,8 @@ def _shift_register_diagram(config: BoardConfig) -> Drawing:
         s.add(Line(a.x, a.y, b.x, b.y, Style(stroke=INK, width=0.35, dash=(1.5, 1.2))))
         middle = (a.x + b.x) / 2
         s.add(Text(middle, a.y - 9, f"chips {last - 1} ... 1", 2.4, "middle", bold=True))
-        s.add(Text(middle, a.y - 5.5, "the same: QH -> SER", 2.2, "middle"))
-        s.add(Text(middle, a.y + 4.0, "of the chip before", 2.2, "middle"))
+        s.add(Text(middle, a.y - 5.5, "the same: QH of chip k", 2.2, "middle"))
+        s.add(Text(middle, a.y + 4.0, "-> SER of chip k + 1", 2.2, "middle"))
     s.note(
         120.0,
         cy - 20,

@@ -167,3 +167,30 @@ __all__ = [
     "harnesses",
     "total_m",
 ]
+
+
+def harness_markdown(items: Sequence[Harness]) -> str:
+    """The harness table as hardware/README.md and the wiring pages quote it."""
+    lines = [
+        "| harness | base board hole (x, y mm from A1's corner) | wires | shortest mm "
+        "| longest mm | wire m |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += ["| " + " | ".join(row) + " |" for row in harness_table(items)]
+    lines.append("")
+    lines.append(
+        f"All {len(items)} harnesses: {total_m(items):.1f} m of {SENSOR_WIRE.name}; each "
+        f"length includes {SLACK_MM:g} mm for stripping, soldering and a service loop."
+    )
+    return "\n".join(lines)
+
+
+def reference_harnesses(config: BoardConfig) -> list[Harness]:
+    """The harnesses of ``config`` on the default maze for the recommended reed carrier."""
+    from companion.mazes import load_maze
+
+    from .parts import channel_roof, thickness, verified_build
+
+    build = verified_build("reed")
+    maze, _ = load_maze(None)
+    return harnesses(maze, config, thickness(build), channel_roof(build))

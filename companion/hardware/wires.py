@@ -160,3 +160,19 @@ def layered_mm(wire: Wire, count: int, layers: int) -> tuple[float, float]:
     """(width, height) of ``count`` wires laid in ``layers`` layers."""
     per_layer = math.ceil(count / layers)
     return (per_layer * wire.od_max_mm, layers * wire.od_max_mm)
+
+
+def power_table(config: BoardConfig) -> str:
+    """The "wire gauge per current" table, as hardware/README.md quotes it."""
+    lines = [
+        "| conductor | carries in use | until a fuse opens | wire | rated |",
+        "|---|---|---|---|---|",
+    ]
+    for c in conductors(config):
+        fused = (
+            f"{c.fault_amps:g} A ({c.fuse.name.split(' (')[0].split(':')[0]})" if c.fuse else "-"
+        )
+        ma = c.normal_amps * 1000
+        use = f"{ma:,.0f} mA" if ma >= 1 else f"{ma:.2f} mA"
+        lines.append(f"| {c.what} | {use} | {fused} | {c.wire.name} | {c.wire.rated_amps:g} A |")
+    return "\n".join(lines)
