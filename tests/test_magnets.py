@@ -160,7 +160,6 @@ def test_the_recommended_builds_pass_with_five_magnets_and_a_millimetre_to_spare
         assert v.operate_margin > 0 and v.release_margin > 0, depth
 
 
-
 def test_the_command_shows_both_margins_and_where_the_worst_case_is(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
