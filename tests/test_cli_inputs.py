@@ -54,10 +54,15 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("firmware", "check"): ["--timeout=0.2"],  # no board answers here
     ("hardware", "magnets"): [],
     ("hardware", "parts"): ["--part=base", "--out=parts"],  # the quick part only
+    # A position no board has: answered before any mesh is made.
+    ("hardware", "section"): ["--position=no-such-position", "--out=section.png"],
 }
 POSITIONAL = "missing-file"
 #: Commands that refuse to run for want of other options, whatever the one tested says.
-INCOMPLETE = {("hotspot",): "companion hotspot: give --name and --password (or --remove)"}
+INCOMPLETE = {
+    ("hotspot",): "companion hotspot: give --name and --password (or --remove)",
+    ("hardware", "section"): "--position no-such-position: no such position",
+}
 
 
 def _commands(

@@ -602,3 +602,11 @@ def test_the_test_piece_has_each_feature_as_the_parts_do(
     x = PIECE_FEATURES["groove"]
     for dx in (-1.5 * LED_WIRE.od_max_mm, 0.0, 1.5 * LED_WIRE.od_max_mm):
         assert top(piece, x + dx, 2.0) == pytest.approx(thick - GROOVE_MM[1])
+
+
+def test_the_section_drawing_of_a_position_is_traced_from_its_tile(tmp_path: Path) -> None:
+    """`companion hardware section`: a PNG of both cuts through a position's sensor."""
+    png = tmp_path / "camp.png"
+    assert main(["hardware", "section", "--position", "camp slot 1", "--out", str(png)]) == 0
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000

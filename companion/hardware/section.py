@@ -177,7 +177,11 @@ def _section_command(args: argparse.Namespace) -> int:
     board = places(maze, config)
     place = next((p for p in board if p.name.lower() == args.position.lower()), None)
     if place is None:
-        print(f"companion: no position {args.position!r} on this board", file=sys.stderr)
+        print(
+            f"companion: --position {args.position}: no such position on this board "
+            f"({board[0].name} to {board[-1].name})",
+            file=sys.stderr,
+        )
         return 2
     try:
         tile = next(
