@@ -268,3 +268,19 @@ def test_the_wiring_diagram_says_which_way_the_chain_runs() -> None:
     assert "of the chip before" not in diagram
     assert "the same: QH of chip k" in diagram and "-&gt; SER of chip k + 1" in diagram
     assert "QH (pin 9) of each chip goes to SER (pin 10) of the next" in SHEETS["reference-1"]
+
+
+def test_the_assembly_sheet_and_page_carry_every_harness() -> None:
+    """Item 5 of issue 35: the route in the BOM (README), on the assembly page with its
+    lengths, and each harness's base board hole on the assembly sheet."""
+    from companion.hardware.harness import harness_markdown, reference_harnesses
+
+    ref1 = reference_config("reference-1")
+    harnesses = reference_harnesses(ref1)
+    page = (ROOT / "hardware" / "assembly.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- harness: reference-1 [^>]*-->\n(.*?)\n<!-- end -->", page, re.S)
+    assert block and block.group(1) == harness_markdown(harnesses)
+    sheet = (ROOT / "hardware" / "maze-assembly.svg").read_text(encoding="utf-8")
+    for harness in harnesses:
+        assert f'data-harness="{harness.name}"' in sheet, harness.name
+        assert f"harness: {harness.name}" in sheet

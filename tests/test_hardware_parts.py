@@ -8,6 +8,7 @@ part's datasheet, is traced through the STL: in air from end to end, every bend 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -610,3 +611,52 @@ def test_the_section_drawing_of_a_position_is_traced_from_its_tile(tmp_path: Pat
     assert main(["hardware", "section", "--position", "camp slot 1", "--out", str(png)]) == 0
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def _block(page: str, name: str) -> str:
+    text = (Path(__file__).resolve().parent.parent / "hardware" / page).read_text()
+    match = re.search(rf"<!-- {name} [^>]*-->\n(.*?)\n<!-- end -->", text, re.S)
+    assert match, f"hardware/{page} has no block {name}"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("sensor", ["reed", "hall"])
+def test_the_guides_order_of_work_can_be_done_on_the_generated_carrier(
+    sensor: str,
+    reed: dict[str, trimesh.Trimesh],
+    hall: dict[str, trimesh.Trimesh],
+    ref1: BoardConfig,
+    default_maze: Maze,
+) -> None:
+    """Issue 35: the old order glued the tiles down, then fitted the sensors with their
+    wires in the channels underneath, which the gluing had closed."""
+    from companion.hardware.assembly import CHECKS, ORDER, Stage, Step, markdown, problems
+
+    assert _block("assembly.md", "order") == markdown(), "update hardware/assembly.md"
+    board = places(default_maze, ref1)
+    build = verified_build(sensor)
+    assert problems(build, board, ref1.cell_pitch_mm, drop_x(ref1)) == []
+    assert all(stage.check in CHECKS for stage in ORDER)
+    assert {"continuity", "jig", "/check"} <= {stage.check for stage in ORDER}
+    # The old order fails the same walk.
+    glue_first = Stage(
+        "glue first", (Step("glue", "top", closes_underside=True),), "continuity", ""
+    )
+    old = problems(build, board, ref1.cell_pitch_mm, drop_x(ref1), (glue_first, *ORDER[1:]))
+    assert any("needs the underside, glued down" in p for p in old)
+    # And on the mesh: the sensor goes in where the order says it does.
+    meshes = reed if sensor == "reed" else hall
+    x, y = board[0].sensor
+    mesh = tile_at(meshes, x, y)
+    if sensor == "reed":  # up the bore from the underside to the ledge
+        assert crossings(mesh, x + 0.8, -y) == pytest.approx([REED_THICK - REED_TOP, REED_THICK])
+    else:  # into the pocket from the top, the feet's slots open underneath
+        assert top(mesh, x, y + 1.2) is None and top(mesh, x, y - 1.2) is None
+
+
+def test_the_bring_up_checklist_names_its_test_points() -> None:
+    from companion.hardware.assembly import TEST_POINTS, checklist_table
+
+    assert _block("assembly.md", "test points") == checklist_table()
+    assert [tp.name for tp in TEST_POINTS] == [f"TP{k}" for k in range(1, len(TEST_POINTS) + 1)]
+    assert all(tp.low < tp.high for tp in TEST_POINTS)

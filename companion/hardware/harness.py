@@ -119,14 +119,16 @@ def harnesses(
         west = [w.along_row_mm for p, w in pairs if p.sensor[0] < x_drop]
         east = [w.along_row_mm for p, w in pairs if p.sensor[0] > x_drop]
         commons = tuple(round(max(half) + down + SLACK_MM) for half in (west, east) if half)
-        result.append(Harness(_name(members[0], config), (x_drop, y), tuple(row_wires), commons))
+        name = harness_name(members[0].position, config)
+        result.append(Harness(name, (x_drop, y), tuple(row_wires), commons))
     return result
 
 
-def _name(first: Place, config: BoardConfig) -> str:
-    if first.position < config.cells:
-        return f"row {first.position // config.columns + 1}"
-    return first.name.rsplit(" slot", 1)[0]
+def harness_name(position: int, config: BoardConfig) -> str:
+    """The harness that carries ``position``'s wire: "row 3", "camp", "sarcophagus"."""
+    if position < config.cells:
+        return f"row {position // config.columns + 1}"
+    return config.position_name(position).rsplit(" slot", 1)[0]
 
 
 def harness_table(items: Sequence[Harness]) -> list[tuple[str, ...]]:
@@ -163,6 +165,7 @@ __all__ = [
     "HarnessWire",
     "chip_y",
     "drop_x",
+    "harness_name",
     "harness_table",
     "harnesses",
     "total_m",

@@ -40,6 +40,7 @@ from .drawing import (
     text_width,
     wrap,
 )
+from .harness import HOLE_MM, harness_name
 from .icons import FAMILIES, assign_glyphs, badge, icon, shape_id
 from .placement import (
     PIECE_MM,
@@ -202,9 +203,13 @@ def _treasure_items(maze: Maze, geo: Geometry) -> list[Item]:
 
 
 def assembly_layer(
-    config: BoardConfig, centres: dict[int, tuple[float, float]], pitch: float
+    config: BoardConfig,
+    centres: dict[int, tuple[float, float]],
+    pitch: float,
+    harnesses: bool = False,
 ) -> Group:
-    """Sensor and pixel marks, their indices, and the LED chain, for every position."""
+    """Sensor and pixel marks, their indices, and the LED chain, for every position
+    (``harnesses``: and each harness's hole through the base board, on the whole board)."""
     wires = sensor_wires(config)
     items: list[Item] = []
     led_points: dict[int, tuple[float, float]] = {}
@@ -272,7 +277,41 @@ def assembly_layer(
                 mx + (x2 - x1) * 0.06, my + (y2 - y1) * 0.06, x2 - x1, y2 - y1, 1.6, LED_COLOUR
             )
         )
-    return Group((Group(tuple(chain), id="led-chain"), *items), id="assembly")
+    return Group(
+        (
+            Group(tuple(chain), id="led-chain"),
+            *items,
+            *(_harness_holes(config, centres) if harnesses else ()),
+        ),
+        id="assembly",
+    )
+
+
+def _harness_holes(config: BoardConfig, centres: dict[int, tuple[float, float]]) -> list[Item]:
+    """Where each row's harness goes down through the base board (``harness``): a
+    dashed circle the hole's size in the middle of the row, named."""
+    cells = [centres[p] for p in range(config.cells)]
+    x = (min(c[0] for c in cells) + max(c[0] for c in cells)) / 2
+    style = Style(stroke=SENSOR_COLOUR, width=0.25, dash=(1.0, 0.7))
+    items: list[Item] = []
+    rows: dict[float, int] = {}
+    for position, (_, y) in sorted(centres.items()):
+        rows.setdefault(round(y, 6), position)
+    for y, position in sorted(rows.items()):
+        name = harness_name(position, config)
+        items.append(
+            Group(
+                (
+                    Circle(x, y, HOLE_MM / 2, style),
+                    Text(
+                        x, y + HOLE_MM / 2 + 2.2, f"harness: {name}", 1.8, "middle", SENSOR_COLOUR
+                    ),
+                ),
+                cls="harness-hole",
+                data=(("harness", name),),
+            )
+        )
+    return items
 
 
 def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfig) -> list[Item]:
@@ -312,7 +351,8 @@ def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfi
                 f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
                 "square = pixel (L = pixel index), inside the outline of its piece: 16.7 x 10 mm "
                 "cut from a 60/m strip, along the row, or a 10 mm round board (dotted); "
-                "the blue arrows follow the LED data chain from pixel 0.",
+                "the blue arrows follow the LED data chain from pixel 0; a dashed circle "
+                "is a harness's 10 mm hole through the base board.",
                 2.4,
                 fill="#333333",
             )
@@ -378,7 +418,7 @@ def maze_sheet(maze: Maze, config: BoardConfig, *, assembly: bool = False) -> Dr
         Group(tuple(slots), id="slots"),
     ]
     if assembly:
-        items.append(assembly_layer(config, position_centres(maze, config, geo), p))
+        items.append(assembly_layer(config, position_centres(maze, config, geo), p, True))
 
     start = ", ".join(f"{maze.cell_name(o.cell)} {o.side.value}" for o in maze.start)
     sarc = ", ".join(f"{maze.cell_name(o.cell)} {o.side.value}" for o in maze.sarcophagus)
