@@ -207,6 +207,7 @@ def test_the_guide_names_the_fuses_and_a_gauge_for_every_current() -> None:
     for wire in WIRES:  # every wire the BOM buys, with its outer diameter
         assert wire.name in shared, wire.key
     assert row_amps(config) == pytest.approx(12 * 0.061)
+    assert "a bench supply with a current limit (5 V, 0.3 A)" in shared
     safety = FLAT[FLAT.index("## Power safety") :]
     assert "First power-on on a current-limited supply." in safety
     assert "current limit at 0.3 A" in safety
