@@ -46,7 +46,7 @@ function render(data) {
   const moving = v.phase === "mummy_moving" && !data.board_away;
   renderControls(data, moving);
   board.update(v.maze, {mummy: v.mummy, lit: moving ? data.steps.map(s => s.cell) : [], litClass: "step",
-                        named: messageCells(v.maze)});
+                        named: messageCells(v.maze), reach: moving ? (data.routes || []).map(r => r.cell) : []});
   renderRoutes(moving ? data.routes || [] : []);
   renderAid(data.aid);
   $("dice-out").textContent = v.dice_out ? _("Mummy dice lying out: {n}", {n: v.dice_out}) : "";

@@ -31,7 +31,10 @@ const narrator = {
   heard: null,  // the log as last seen (null: the first message only sets the scene)
 
   on() {
-    try { return localStorage.getItem(NARRATOR_KEY) === "1"; } catch (e) { return false; }
+    // Never in the screen-reader mode (access.js): the reader speaks, Web Speech would not.
+    try {
+      return localStorage.getItem(NARRATOR_KEY) === "1" && localStorage.getItem("companion.reader") !== "1";
+    } catch (e) { return false; }
   },
 
   set(on) {

@@ -81,6 +81,7 @@ function live(role, render) {
     keep(kept, data);
     setLink(true);
     if (typeof narrator !== "undefined") narrator.follow(data.log);  // narrator.js, if the page has it
+    if (typeof access !== "undefined") access.follow(data.log);  // access.js: the reader's log
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
     showEnd(data.summary);
@@ -172,6 +173,7 @@ Board.prototype.update = function (maze, state) {
   svg.appendChild(layer);
   this.layer = layer;
   this.litLayer = lit;
+  if (typeof access !== "undefined") access.followBoard(this, maze, state);  // the keyboard grid
 };
 
 // Ring one cell for a moment (a step button under the finger or the mouse).
