@@ -12,17 +12,17 @@ A game whose positions are secret (``hides_positions``: the maze, whose seekers 
 mummy must not locate) leaves its figures' cells behind when it gives the board away.
 Every position a magnet stands on at that moment is *masked* for the games that
 follow, until the maze has the board again: whatever happens there (a figure lifted,
-put back, slid to another masked cell) reaches no other game, not as a position, not
-as a touch, not as a change of the count, not even as a new published version.  A
-mask does not end when its figure is lifted: a seeker putting the figure back on its
-cell would otherwise name that cell to every phone.  The one way a masked position
-opens before the maze is back is the active game's own demand: a magnet put down on a
-masked position where that game expects one of its own pieces (``expected_positions``:
-a meeple the computer moved there, one tapped onto a corner; public, because that game
-named the square itself) is taken as that piece, and the position is the game's from
-then on.  A magnet standing there all along stays masked (seeing it at once would tell
-the phones a figure of the maze stood there): the players lift it and put the piece
-down.  ``left_behind`` is how many magnets were masked at the hand-over, for the
+lifted) reaches no other game, not as a position, not as a change of the count, not
+even as a new published version.  A mask ends when its figure is lifted: the square is
+free then, and a magnet put down there later is a touch like on any other square, with
+the same answer at the same moment (issue 34: a touch that was silently ignored where a
+seeker had stood named that cell to the mummy player playing the crypt).  A figure put
+back on its own cell is such a touch, as any magnet put down anywhere; nothing tells it
+from one.  A magnet standing on a masked position all along stays unseen (seeing it
+would tell the phones a figure of the maze stood there): the players lift it, and a
+piece the game asks for there (``expected_positions``: a meeple the computer moved
+there, one tapped onto a corner) is put down as on any square.  ``left_behind`` is
+how many magnets were masked at the hand-over, for the
 pages' "take the maze's figures off" (it never changes while the other game plays).
 
 The maze is told whenever another game takes the board (``board_taken``: it pauses, and
@@ -167,7 +167,11 @@ class GameHub:
                 else:
                     self._occupied.discard(change.position)
                 if change.position in self._masked and not self._sees_masked(kind):
-                    continue  # a maze figure, or a magnet where one stood: no game hears
+                    # A maze figure lifted: no game hears it, and its square is free
+                    # like any other from now on (a later touch there is answered as
+                    # anywhere: silence would name the square a figure stood on).
+                    self._masked.discard(change.position)
+                    continue
                 if sheet is None or change.position in sheet:
                     own.append(change)
                 elif sheet:  # only the count of figures off this board changed (a game
@@ -190,8 +194,11 @@ class GameHub:
             changed = self._occupied ^ set(positions)
             self._occupied = set(positions)
             self._opens(self._active, changed & self._occupied)
-            if changed and changed <= self._masked and not self._sees_masked(self._active):
-                return  # only masked positions changed: as in ``occupancy``, no game hears
+            if not self._sees_masked(self._active):
+                gone = (changed & self._masked) - self._occupied
+                self._masked -= gone  # lifted maze figures: free squares from now on
+                if changed and changed <= gone:
+                    return  # only maze figures were lifted: as in ``occupancy``, unheard
             visible = self._visible(self._active)
             active = self.services[self._active]
         active.set_occupied(visible)
