@@ -68,6 +68,10 @@ COLUMNS = {
 }
 
 
+#: Every table a journal of this companion holds.
+OUR_TABLES = frozenset({"games", "commands", "set_aside"})
+
+
 class JournalError(StartupError):
     """A journal file the companion cannot use at start-up; the message says what to do."""
 
@@ -227,6 +231,7 @@ class Journal(Closing):
         try:
             if check:
                 self._check_pages()
+            self._check_foreign()  # read only: a file of another program is left as it is
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -264,8 +269,28 @@ class Journal(Closing):
         if found != ["ok"]:
             raise _damaged(Path(self.path), "\n".join(found))
 
-    def _check_schema(self) -> None:
+    def _check_foreign(self) -> None:
+        """JournalError if the file holds tables of another program, or ours of another
+        schema: checked by reading only, before anything is written (no table added, no
+        switch to WAL), so a refused file stays byte for byte as it was."""
+        names = {
+            str(row[0])
+            for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not str(row[0]).startswith("sqlite_")
+        }
+        foreign = sorted(names - OUR_TABLES)
+        if foreign:
+            raise _unusable(
+                Path(self.path),
+                f"holds tables of another program ({', '.join(foreign[:3])}):"
+                " not a journal of this companion",
+            )
+        self._check_schema(names)
+
+    def _check_schema(self, present: set[str] | None = None) -> None:
         for table, wanted in COLUMNS.items():
+            if present is not None and table not in present:
+                continue  # made by SCHEMA once the file is known to be ours
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             missing = sorted(wanted - have)
             if missing:

@@ -684,3 +684,36 @@ def test_a_damaged_write_ahead_log_starts_with_the_commits_before_the_damage(
         assert app.hub.status()["status"] == "ok"
     finally:
         app.close()
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        [
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)",
+            "INSERT INTO games (name) VALUES ('chess')",
+        ],
+        [
+            "CREATE TABLE recipes (id INTEGER PRIMARY KEY, name TEXT)",
+            "INSERT INTO recipes (name) VALUES ('soup')",
+        ],
+        [
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, kind TEXT, setup TEXT, created REAL, ended REAL)",
+            "CREATE TABLE photos (id INTEGER PRIMARY KEY)",
+        ],
+    ],
+)
+def test_a_foreign_sqlite_file_is_byte_identical_after_a_refused_start(tmp_path, schema):
+    """Issue 34: the companion added its tables and switched the file to WAL before it
+    refused it, while its words said "The file is kept as it is"."""
+    path = tmp_path / "journal.sqlite3"
+    db = sqlite3.connect(path)
+    for statement in schema:
+        db.execute(statement)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    message = _refused_at_start(path)
+    assert "another" in message and "kept as it is" in message
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.sqlite3"]  # no -wal, -shm
