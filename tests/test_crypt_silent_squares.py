@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Scene
 from companion.i18n.catalog import render
+from companion.journal import Journal
 from companion.service.crypt_service import CryptService
 from companion.service.crypt_tracker import CryptBoard
-from companion.service.journal import Journal
 from companion.table.hub import GameHub
 
 QUIET_S = 0.25

@@ -698,7 +698,8 @@ def test_a_damaged_write_ahead_log_starts_with_the_commits_before_the_damage(
             "INSERT INTO recipes (name) VALUES ('soup')",
         ],
         [
-            "CREATE TABLE games (id INTEGER PRIMARY KEY, kind TEXT, setup TEXT, created REAL, ended REAL)",
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, kind TEXT, setup TEXT, created REAL,"
+            " ended REAL)",
             "CREATE TABLE photos (id INTEGER PRIMARY KEY)",
         ],
     ],
