@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,24 +240,32 @@ def test_companion_logs_the_pending_reboot_at_start(
 def test_the_installer_builds_in_a_copy_and_leaves_the_clone_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """pip (as root) builds the companion; the clone gets no build/ or *.egg-info."""
+    """pip (as root) builds the companion; the clone gets no build/ or *.egg-info. The
+    venv is built beside the link and switched in; a second run builds nothing."""
     clone = tmp_path / "clone"
     shutil.copytree(ROOT, clone, ignore=shutil.ignore_patterns(*install.NOT_BUILT))
     before = sorted(str(p.relative_to(clone)) for p in clone.rglob("*"))
-    venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
+    venv = tmp_path / "opt" / "venv"
     wheels = tmp_path / "wheels"
-    # the venv's pip: builds the wheel of what it is given, as pip install would
-    (venv / "bin" / "pip").write_text(
-        "#!/bin/sh\nfor a; do last=$a; done\n"
-        f"exec {__import__('sys').executable} -m pip wheel --quiet --no-deps "
-        f'-w {wheels} "${{last%\\[pi\\]}}"\n'
-    )
-    (venv / "bin" / "pip").chmod(0o755)
+
+    def build(new: Path, copy: Path, constraints: Path, wheelhouse: Path) -> None:
+        # the build stage of build_venv (pip wheel of the copy)
+        install.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                     "-w", str(wheels), str(copy)], "pip wheel")  # fmt: skip
+        (new / "bin").mkdir(parents=True)
+        (new / "bin" / "companion").write_text("#!/bin/sh\n")
+
     monkeypatch.setattr(install, "VENV", venv)
-    steps = [s for s in install_steps(Options(source=clone)) if s.name == "python packages"]
+    opt = Options(source=clone, build=build, check=lambda new: None)
+    steps = [s for s in install_steps(opt) if s.name == "python packages"]
     lines: list[str] = []
     assert perform(steps, dry_run=False, out=lines.append), lines
+    assert venv.is_symlink() and install.venvs.record(install.venvs.target(venv))
+    again: list[str] = []
+    assert perform(steps, dry_run=False, out=again.append)
+    assert again == [
+        "[done]    python packages: the venv already holds this version (nothing to build)"
+    ]
     assert [p.name for p in wheels.glob("pyramid_companion-*.whl")]
     assert sorted(str(p.relative_to(clone)) for p in clone.rglob("*")) == before
     makefile = (ROOT / "Makefile").read_text()
@@ -279,16 +288,15 @@ def test_dry_run_prints_every_step_and_changes_nothing(
         "enable SPI",
         "kernel modules",
         "firmware config",
-        "venv",
         "python packages",
         "board config",
         "unit",
         "enable",
         "start",
     ]
-    assert "no test tools" in lines[8] and "constraints-pi.txt" in lines[8]
-    assert "the clone stays as it is" in lines[8]
-    assert "port80.conf" in lines[10]
+    assert "no test tools" in lines[7] and "constraints-pi.txt" in lines[7]
+    assert "the clone stays as it is" in lines[7] and "beside the running one" in lines[7]
+    assert "port80.conf" in lines[9]
     assert list(tmp_path.iterdir()) == []
     lines.clear()
     perform(uninstall_steps(Options()), dry_run=True, out=lines.append)
@@ -338,14 +346,15 @@ def test_the_build_tools_are_those_the_pinned_source_packages_need() -> None:
     assert "build-essential" not in install.APT_PACKAGES
     constraints = (ROOT / "constraints-pi.txt").read_text()
     pinned = {line.split("==")[0].lower() for line in constraints.splitlines() if "==" in line}
-    for machine, builds in install.SOURCE_BUILDS.items():
+    for (python, machine), builds in install.SOURCE_BUILDS.items():
         assert set(builds) <= pinned
-        assert (
-            install.build_note(machine) == f" (gcc and python3-dev build {', '.join(builds)} here)"
-        )
+        tools = "gcc, swig and python3-dev" if python >= (3, 13) else "gcc and python3-dev"
+        assert install.build_note(machine, python) == f" ({tools} build {', '.join(builds)} here)"
+        assert ("swig" in install.apt_packages(python)) is ("lgpio" in builds)
     assert "64-bit (aarch64): spidev; 32-bit (armv7l): spidev, gpiod" in constraints.replace(
         "\n# ", " "
     )
+    assert "setuptools==" in constraints  # the build backend: a re-run builds offline
     assert install.build_note("x86_64") == ""
 
 

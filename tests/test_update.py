@@ -8,6 +8,7 @@ git side, the file moves and the key comparison are the installer's own.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,7 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     example = upstream / install.EXAMPLES / "reference-1-pi.toml"
     example.parent.mkdir(parents=True)
     example.write_text(OLD_EXAMPLE)
+    (upstream / "constraints-pi.txt").write_text("flask==3.1.3\n")
     git(tmp_path, "init", "-q", "-b", "main", str(upstream))
     for key, value in (("user.name", "t"), ("user.email", "t@example.org")):
         git(upstream, "config", key, value)
@@ -52,8 +54,14 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
         "config": tmp_path / "etc",
         "state": tmp_path / "state",
     }
-    paths["venv"].mkdir(parents=True)
-    (paths["venv"] / "version").write_text("previous")
+    # The installed venv, as this installer leaves it: a venv of its own, the link to it,
+    # and its record (the commit it was built from).
+    installed = paths["venv"].with_name("venv-previous")
+    installed.mkdir(parents=True)
+    (installed / "version").write_text("previous")
+    record = {"commit": git(clone, "rev-parse", "HEAD"), "fingerprint": "previous"}
+    (installed / install.venvs.RECORD).write_text(json.dumps(record))
+    paths["venv"].symlink_to(installed.name)
     paths["units"].mkdir()
     (paths["units"] / install.UNIT_NAME).write_text("previous unit")
     paths["config"].mkdir()
@@ -68,16 +76,24 @@ def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     return paths
 
 
-def new_install(opt: Options) -> list[Step]:
-    """The install steps' stand-in: a new venv (from the clone's version) and unit."""
+def stand_in_build(venv: Path, copy: Path, constraints: Path, wheels: Path) -> None:
+    """pip's stand-in: a venv holding the version of the clone's copy it was built from."""
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "companion").write_text("#!/bin/sh\n")
+    version = (copy / install.EXAMPLES / "reference-1-pi.toml").read_text()
+    (venv / "version").write_text("new" if "new_key" in version else "previous")
 
-    def build() -> None:
-        install.VENV.mkdir(parents=True)
-        version = (opt.source / install.EXAMPLES / "reference-1-pi.toml").read_text()
-        (install.VENV / "version").write_text("new" if "new_key" in version else "previous")
+
+def new_install(opt: Options) -> list[Step]:
+    """The install steps: the installer's own "python packages" step (a venv built beside
+    the running one, checked, switched in by one rename) over pip's stand-in, and a unit."""
+    opt.build, opt.check = stand_in_build, lambda venv: None
+
+    def unit() -> None:
         (install.UNIT_DIR / install.UNIT_NAME).write_text("new unit")
 
-    return [Step("venv and unit", "stand-in", build, "", lambda: install.VENV.exists())]
+    packages = [s for s in install.install_steps(opt) if s.name == "python packages"]
+    return [*packages, Step("unit", "stand-in", unit, "")]
 
 
 def no_reboot() -> None:
@@ -141,11 +157,12 @@ def test_a_failing_step_is_rolled_back_and_names_the_update_to_run_again(
     version is back, and the words say to run the update again, not a plain install."""
 
     def broken(opt: Options) -> list[Step]:
-        def pip() -> None:
-            install.VENV.mkdir(parents=True)
+        def pip(venv: Path, copy: Path, constraints: Path, wheels: Path) -> None:
+            venv.mkdir(parents=True)  # half built
             raise install.StepFailed("pip: ResolutionImpossible")
 
-        return [Step("python packages", "stand-in", pip, "")]
+        opt.build = pip
+        return [s for s in install.install_steps(opt) if s.name == "python packages"]
 
     lines: list[str] = []
     before, _ = fetch(table["clone"], lines.append)
@@ -300,3 +317,95 @@ def test_a_failed_update_leaves_board_toml_as_the_previous_version_reads_it(
         out=lines.append, reboot=no_reboot,
     )  # fmt: skip
     assert board.read_text() == with_a_key_no_version_knows()
+
+
+class CutOff(BaseException):
+    """The update killed here (a hang-up, a power cut): nothing of the installer's runs on."""
+
+
+@pytest.mark.parametrize("point", ["pip", "switch", "restart"])
+def test_an_update_cut_off_anywhere_leaves_a_working_venv_and_running_it_again_finishes(
+    table: dict[str, Path], point: str
+) -> None:
+    """Cut off while pip builds the new venv, right after the switch, or while the new
+    version restarts: the link points at a complete venv (the previous one or the checked
+    new one), the data is kept, and ``update`` again finishes the job ("nothing to
+    update" only once it is done)."""
+    lines: list[str] = []
+    before, after = fetch(table["clone"], lines.append)
+
+    def cut(opt: Options) -> list[Step]:
+        steps = new_install(opt)
+        if point == "pip":
+
+            def half(venv: Path, copy: Path, constraints: Path, wheels: Path) -> None:
+                (venv / "bin").mkdir(parents=True)
+                (venv / "lib").mkdir()
+                raise CutOff
+
+            opt.build = half
+        elif point == "switch":  # killed just after the rename, before the unit
+            steps[-1] = Step("unit", "cut off", lambda: (_ for _ in ()).throw(CutOff()), "")
+        return steps
+
+    def restart_cut(port: int) -> bool:
+        raise CutOff
+
+    opt = Options(source=table["clone"], start=False)
+    with pytest.raises(CutOff):
+        update(
+            opt, before, steps=cut, check=restart_cut if point == "restart" else lambda p: True,
+            out=lines.append, reboot=no_reboot,
+        )  # fmt: skip
+    venv = install.venvs.target(table["venv"])
+    assert venv is not None and (venv / "version").read_text() in ("previous", "new")
+    if point == "pip":
+        assert (venv / "version").read_text() == "previous"  # the running one untouched
+    assert kept(table)
+
+    # sudo ./install.sh update, again: the pull finds nothing new, the job is not done.
+    again = Options(source=table["clone"], start=False)
+    back, why = install.update_needed(again, after, after, lambda port: True)
+    assert back == before, why
+    assert "nothing to update" not in why
+    assert update(
+        again, back, steps=new_install, check=lambda p: True, out=lines.append, reboot=no_reboot
+    )
+    assert (table["venv"] / "version").read_text() == "new"
+    assert (table["units"] / install.UNIT_NAME).read_text() == "new unit"
+    assert not install.venvs.previous_link(table["venv"]).exists()
+    assert [p.name for p in table["venv"].parent.glob("venv-*")] == [
+        install.venvs.target(table["venv"]).name  # type: ignore[union-attr]
+    ]  # the half-built and the replaced venvs are gone
+    assert kept(table)
+    done, why = install.update_needed(again, after, after, lambda port: True)
+    assert done is None and "nothing to update" in why
+
+
+def test_a_switched_venv_that_never_answers_is_rolled_back_by_the_next_run(
+    table: dict[str, Path],
+) -> None:
+    """Cut off after the switch; the re-run restarts the new version, which never answers
+    /healthz: the previous venv and commit are back."""
+    lines: list[str] = []
+    before, after = fetch(table["clone"], lines.append)
+
+    def cut(opt: Options) -> list[Step]:
+        steps = new_install(opt)
+        steps[-1] = Step("unit", "cut off", lambda: (_ for _ in ()).throw(CutOff()), "")
+        return steps
+
+    opt = Options(source=table["clone"], start=False)
+    with pytest.raises(CutOff):
+        update(opt, before, steps=cut, check=lambda p: True, out=lines.append, reboot=no_reboot)
+    again = Options(source=table["clone"], start=False)
+    back, why = install.update_needed(again, after, after, lambda port: True)
+    assert back == before and "did not finish" in why
+    answers = iter([False, True])
+    assert not update(
+        again, back, steps=new_install, check=lambda p: next(answers), out=lines.append,
+        reboot=no_reboot,
+    )  # fmt: skip
+    assert (table["venv"] / "version").read_text() == "previous"
+    assert git(table["clone"], "rev-parse", "HEAD") == before
+    assert kept(table)

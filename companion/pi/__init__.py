@@ -4,7 +4,10 @@ Here, and nowhere else, the companion meets Raspberry Pi OS and the Pi's hardwar
 access: the installer and its systemd unit (``install.py``, ``data/``), the Wi-Fi
 hotspot (``hotspot.py``), systemd's notify protocol and watchdog (``notify.py``), the
 lgpio pin factory (``pin_factory.py``), finding the Pico's USB data port
-(``usb_ports.py``) and copying the Pico's firmware (``firmware_install.py``).
+(``usb_ports.py``) and copying the Pico's firmware (``firmware_install.py``).  The
+installer's parts: the release check (``release.py``), the venv built beside and
+switched in (``venvs.py``), the locks (``locks.py``), failures in words
+(``failures.py``) and atomic writes (``atomic.py``).
 
 Why a package of its own: a change for a new Pi, a new OS release or a new service
 manager lands here, and a change to a game never has to read it.  So the layering runs

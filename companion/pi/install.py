@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fnmatch
+import json
 import os
 import re
 import shutil
@@ -25,6 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.inputs import PORT, read_text
+from companion.pi import venvs
+from companion.pi.atomic import write_atomically
+from companion.pi.failures import failure_words
+from companion.pi.locks import Busy, installer_lock, wait_for_dpkg
+from companion.pi.release import Unsupported, check_release
 
 UNIT_NAME = "pyramid-companion.service"
 USER = "companion"
@@ -32,6 +39,11 @@ GROUPS = ("gpio", "spi", "dialout")
 PREFIX = Path("/opt/pyramid-companion")
 VENV = PREFIX / "venv"
 CONFIG_DIR = Path("/etc/pyramid-companion")
+#: The options a table was installed with (the port), so that a plain re-run keeps them.
+OPTIONS_FILE = "install.json"
+#: Every wheel the venv was built from (the build backend too), per Python and machine:
+#: a re-run, or an update whose constraints did not change, builds from it offline.
+WHEELHOUSE = Path("/var/cache/pyramid-companion/wheels")
 STATE_DIR = Path("/var/lib/pyramid-companion")
 UNIT_DIR = Path("/etc/systemd/system")
 UDEV_RULE = Path("/etc/udev/rules.d/60-pyramid-companion.rules")
@@ -45,11 +57,29 @@ KERNEL_MODULES = ("spidev", "cdc_acm")
 REBOOT_MARKER = STATE_DIR / "reboot-pending"
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 FIRMWARE_CONFIGS = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
-#: The pinned packages PyPI has no wheel of, by machine (constraints-pi.txt): each is a C
-#: extension built with gcc and the Python headers, nothing more (no g++, no make).
-SOURCE_BUILDS = {"aarch64": ("spidev",), "armv7l": ("spidev", "gpiod", "sysv-ipc")}
+#: The pinned packages PyPI has no wheel of, by Python and machine (constraints-pi.txt):
+#: each is a C extension built with gcc and the Python headers (no g++, no make); lgpio
+#: on Python 3.13 (Trixie: PyPI's wheels stop at cp312) also runs swig on its interface.
+SOURCE_BUILDS = {
+    ((3, 11), "aarch64"): ("spidev",),
+    ((3, 11), "armv7l"): ("spidev", "gpiod", "sysv-ipc"),
+    ((3, 13), "aarch64"): ("spidev", "lgpio"),
+    ((3, 13), "armv7l"): ("spidev", "gpiod", "sysv-ipc", "lgpio"),
+}
 #: The venv, those build tools, and avahi (it answers <name>.local).
 APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "avahi-daemon")
+#: lgpio's sdist, built where PyPI has no wheel (Python 3.13), needs swig; built with
+#: PYPI=1 it links its own copy of the lgpio C library in, so no liblgpio-dev (which only
+#: Raspberry Pi's own archive has) is needed.
+SWIG_FROM = (3, 13)
+
+
+def apt_packages(python: tuple[int, int] | None = None) -> tuple[str, ...]:
+    """The apt packages the installer needs under this Python."""
+    have = python or (sys.version_info.major, sys.version_info.minor)
+    return APT_PACKAGES + (("swig",) if have >= SWIG_FROM else ())
+
+
 DATA = Path(__file__).with_name("data")
 SOURCE = Path(__file__).resolve().parents[2]
 
@@ -109,6 +139,9 @@ class Step:
     done: Callable[[], bool] = field(default=lambda: False)
     #: What ``[done]`` says when ``done()`` is true.
     note: str = "already so"
+    #: Minutes, not seconds (apt, pip): a line says it began, so that a log cut off
+    #: by a hang-up shows which step was running.
+    slow: bool = False
 
 
 # -- pure helpers (tested) -------------------------------------------------------------
@@ -171,8 +204,7 @@ def mark_reboot(lines: Sequence[str], marker: Path, boot: str) -> None:
     text = "".join(
         f"{line}\n" for line in [boot, *pending, *(x for x in lines if x not in pending)]
     )
-    marker.write_text(text, encoding="utf-8")
-    marker.chmod(0o644)
+    write_atomically(marker, text)
 
 
 def pending_reboot(marker: Path | None = None, boot: str | None = None) -> list[str]:
@@ -212,17 +244,16 @@ def unit_text(venv: Path = VENV, name: str = UNIT_NAME) -> str:
 # -- running commands --------------------------------------------------------------------
 
 
-def run(command: Sequence[str], hint: str) -> str:
-    """Run ``command``; on failure raise ``StepFailed`` with its output and ``hint``."""
+def run(command: Sequence[str], hint: str, env: dict[str, str] | None = None) -> str:
+    """Run ``command``; on failure raise ``StepFailed`` saying what failed (a full disk,
+    a lock, the network, the compiler: failures.py) or its last lines and ``hint``."""
     try:
-        done = subprocess.run(list(command), capture_output=True, text=True, check=False)
+        done = subprocess.run(list(command), capture_output=True, text=True, check=False, env=env)
     except FileNotFoundError as exc:
         raise StepFailed(f"{command[0]} is missing ({exc}); {hint}") from None
     if done.returncode != 0:
-        output = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        raise StepFailed(
-            f"`{' '.join(command)}` failed ({done.returncode}): {' | '.join(output)}; {hint}"
-        )
+        output = "\n".join(part for part in (done.stdout, done.stderr) if part)
+        raise StepFailed(failure_words(list(command), done.returncode, output, hint))
     return done.stdout
 
 
@@ -234,9 +265,8 @@ def succeeds(command: Sequence[str]) -> bool:
 
 
 def write_if_changed(path: Path, text: str, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    path.chmod(mode)
+    """Write a file the system reads: all of it or nothing (atomic.py)."""
+    write_atomically(path, text, mode)
 
 
 def same_text(path: Path, text: str) -> bool:
@@ -255,6 +285,112 @@ def firmware_config() -> Path | None:
     return next((p for p in FIRMWARE_CONFIGS if p.is_file()), None)
 
 
+def source_files(source: Path) -> list[Path]:
+    """The clone's files a build uses (what build_copy copies)."""
+    found = []
+    for folder, dirs, files in os.walk(source):
+        dirs[:] = [d for d in dirs if not any(fnmatch.fnmatch(d, p) for p in NOT_BUILT)]
+        found += [
+            Path(folder) / name
+            for name in files
+            if not any(fnmatch.fnmatch(name, p) for p in NOT_BUILT)
+        ]
+    return found
+
+
+def clone_commit(source: Path) -> str:
+    """The clone's commit ("" for a copy that is no git checkout)."""
+    if not (source / ".git").exists():
+        return ""
+    try:
+        return git(source, "rev-parse", "HEAD")
+    except (StepFailed, OSError):
+        return ""
+
+
+def wheel_dir() -> Path:
+    """The wheelhouse of this Python and machine."""
+    return WHEELHOUSE / f"cp{sys.version_info.major}{sys.version_info.minor}-{os.uname().machine}"
+
+
+def remembered(config_dir: Path | None = None) -> dict[str, object]:
+    """The options the table was installed with ({} before the first install)."""
+    path = (config_dir or CONFIG_DIR) / OPTIONS_FILE
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def installed_port(config_dir: Path | None = None, unit_dir: Path | None = None) -> int:
+    """The port the table was installed with: remembered, else what its unit shows (an
+    install from before the options were remembered), else 8080."""
+    port = remembered(config_dir).get("port")
+    if port in (80, 8080):
+        return 80 if port == 80 else 8080
+    dropin = (unit_dir or UNIT_DIR) / f"{UNIT_NAME}.d" / "port80.conf"
+    return 80 if dropin.exists() else 8080
+
+
+#: Run by a new venv's own python before it is switched in: what a start needs imports.
+VENV_CHECK = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
+#: The modules the service's start imports (the board stack's libraries on a Pi).
+VENV_MODULES = ("companion.cli", "companion.service.runner", "flask", "waitress", "gpiozero")
+PI_MODULES = ("lgpio", "spidev", "gpiod")
+
+
+def check_venv(venv: Path) -> None:
+    """The new venv's own check: its entry point is there and what a start needs imports."""
+    if not (venv / "bin" / "companion").exists():
+        raise StepFailed(f"{venv}/bin/companion is missing after the install")
+    on_pi = os.uname().machine in ("aarch64", "armv7l", "armv6l")
+    modules = VENV_MODULES + (PI_MODULES if on_pi else ())
+    run([str(venv / "bin" / "python"), "-c", VENV_CHECK, *modules],
+        "the new venv does not import what the service needs; the running one stays")  # fmt: skip
+
+
+def pip_env(constraints: Path, wheels: Path, offline: bool) -> dict[str, str]:
+    """pip's settings, as the environment so that the isolated builds of source packages
+    get them too: the constraints (the build backend pinned), the wheelhouse, no index
+    when every pin is in it; PYPI=1 builds lgpio with its own C library linked in."""
+    env = dict(os.environ)
+    env.update(
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PIP_CONSTRAINT=str(constraints),
+        PIP_FIND_LINKS=str(wheels),
+        PIP_NO_CACHE_DIR="1",
+        PYPI="1",
+        PYTHONUNBUFFERED="1",
+    )
+    if offline:
+        env["PIP_NO_INDEX"] = "1"
+    return env
+
+
+def build_venv(venv: Path, copy: Path, constraints: Path, wheels: Path) -> None:
+    """A venv at ``venv`` with the companion built from ``copy`` and the Pi's packages,
+    every wheel kept in ``wheels`` (offline when it already holds every pin)."""
+    wheels.mkdir(parents=True, exist_ok=True)
+    offline = not venvs.wheelhouse_has(read_text(constraints), wheels)
+    env = pip_env(constraints, wheels, offline)
+    hint = "read the pip error above; run the installer again"
+    run([sys.executable, "-m", "venv", str(venv)], "install python3-venv and run again")
+    pip = [str(venv / "bin" / "python"), "-m", "pip"]
+    # The build backend, pinned: kept as a wheel, then in the venv for the build below.
+    run([*pip, "wheel", "--quiet", "-w", str(wheels), "setuptools"], hint, env)
+    run([*pip, "install", "--quiet", "--no-index", "setuptools"], hint, env)
+    built = copy.parent / "wheel"
+    run([*pip, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(built),
+         str(copy)], hint, env)  # fmt: skip
+    (companion,) = built.glob("pyramid_companion-*.whl")
+    # Every dependency as a wheel in the wheelhouse (downloaded or built once), then
+    # installed from there alone.
+    run([*pip, "wheel", "--quiet", "-w", str(wheels), f"{companion}[pi]"], hint, env)
+    offline_env = {**env, "PIP_NO_INDEX": "1"}
+    run([*pip, "install", "--quiet", f"{companion}[pi]"], hint, offline_env)
+
+
 # -- the steps ------------------------------------------------------------------------------
 
 
@@ -265,6 +401,12 @@ class Options:
     source: Path = SOURCE
     constraints: Path | None = None
     purge: bool = False
+    #: An update keeps the venv it replaces as venv.previous until /healthz answers.
+    keep_previous: bool = False
+    #: How a new venv is built and checked (tests give stand-ins).
+    build: Callable[[Path, Path, Path, Path], None] = build_venv
+    check: Callable[[Path], None] = check_venv
+    out: Callable[[str], object] = print
 
 
 def install_steps(opt: Options) -> list[Step]:
@@ -272,13 +414,20 @@ def install_steps(opt: Options) -> list[Step]:
     constraints = opt.constraints or opt.source / "constraints-pi.txt"
     unit_path = UNIT_DIR / UNIT_NAME
     dropin = UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
-    missing = [p for p in APT_PACKAGES if not succeeds(["dpkg", "-s", p])]
+    packages_needed = apt_packages()
+    missing = [p for p in packages_needed if not succeeds(["dpkg", "-s", p])]
 
     def apt() -> None:
-        hint = "check the network, run `sudo apt-get update`, then run the installer again"
+        hint = "run `sudo apt-get update` to see why, then run the installer again"
         env_hint = "apt-get could not install " + " ".join(missing) + ": " + hint
-        run(["apt-get", "update", "-q"], hint)
-        run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], env_hint)
+        try:
+            wait_for_dpkg(out)
+        except Busy as exc:
+            raise StepFailed(str(exc)) from None
+        wait = ["-o", "DPkg::Lock::Timeout=60"]
+        run(["apt-get", *wait, "update", "-q"], hint)
+        run(["apt-get", *wait, "install", "-y", "-q", "--no-install-recommends", *missing],
+            env_hint)  # fmt: skip
 
     def user() -> None:
         run(
@@ -320,7 +469,7 @@ def install_steps(opt: Options) -> list[Step]:
             )
         before = read_text(path)
         after = with_block(before)
-        path.write_text(after, encoding="utf-8")
+        write_if_changed(path, after)
         mark_reboot(new_boot_lines(before, after), REBOOT_MARKER, boot_id())
 
     def firmware_done() -> bool:
@@ -342,25 +491,42 @@ def install_steps(opt: Options) -> list[Step]:
         )
         return done.returncode == 0 and done.stdout.strip() == "0"
 
-    def venv() -> None:
-        PREFIX.mkdir(parents=True, exist_ok=True)
-        run([sys.executable, "-m", "venv", str(VENV)], "install python3-venv and run again")
-
-    def packages() -> None:
+    def built_from() -> str:
         if not constraints.is_file():
             raise StepFailed(f"{constraints} is missing: run the installer from a full clone")
+        return venvs.fingerprint(source_files(opt.source), opt.source, constraints)
+
+    def packages() -> None:
+        print_ = built_from()
+        VENV.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="pyramid-companion-build-") as tmp:
             copy = build_copy(opt.source, Path(tmp))
-            run(
-                [str(VENV / "bin" / "pip"), "install", "--quiet", "--no-cache-dir",
-                 "--disable-pip-version-check", "-c", str(constraints), f"{copy}[pi]"],
-                "check the network; a package without a wheel for this Pi is built with the "
-                "apt step's build tools: run the installer again, and read the pip error above",
-            )  # fmt: skip
+            new = venvs.build_beside(
+                VENV,
+                clone_commit(opt.source),
+                print_,
+                lambda venv: opt.build(venv, copy, constraints, wheel_dir()),
+                opt.check,
+            )
+        venvs.switch(VENV, new, keep_previous=opt.keep_previous)
+
+    def packages_done() -> bool:
+        current = venvs.target(VENV)
+        try:
+            wanted = built_from()
+        except StepFailed:
+            return False  # the step says why
+        return (
+            current is not None
+            and venvs.record(current).get("fingerprint") == wanted
+            and (current / "bin" / "companion").exists()
+        )
 
     def board_config() -> None:
         example = opt.source / "companion" / "board" / "data" / "reference-1-pi.toml"
         write_if_changed(CONFIG_DIR / "board.toml", example.read_text("utf-8"))
+
+    options_text = json.dumps({"port": opt.port}) + "\n"
 
     def unit() -> None:
         write_if_changed(unit_path, unit_text())
@@ -368,12 +534,17 @@ def install_steps(opt: Options) -> list[Step]:
             write_if_changed(dropin, unit_text(name="port80.conf"))
         elif dropin.exists():
             dropin.unlink()
+        write_if_changed(CONFIG_DIR / OPTIONS_FILE, options_text)
 
     def unit_done() -> bool:
         port_ok = same_text(dropin, unit_text(name="port80.conf")) if opt.port == 80 else (
             not dropin.exists()
         )  # fmt: skip
-        return same_text(unit_path, unit_text()) and port_ok
+        return (
+            same_text(unit_path, unit_text())
+            and port_ok
+            and same_text(CONFIG_DIR / OPTIONS_FILE, options_text)
+        )
 
     def start() -> None:
         hint = "read `journalctl -u pyramid-companion -b` for why it did not start"
@@ -381,13 +552,15 @@ def install_steps(opt: Options) -> list[Step]:
         run(["systemctl", "restart", UNIT_NAME], hint)
         run(["systemctl", "is-active", UNIT_NAME], hint)
 
+    out = opt.out
     steps = [
         Step(
             "apt packages",
-            "apt-get install " + " ".join(APT_PACKAGES) + build_note(),
+            "apt-get install " + " ".join(packages_needed) + build_note(),
             apt,
             "",
             lambda: not missing,
+            slow=True,
         ),
         Step(
             "service user",
@@ -432,18 +605,16 @@ def install_steps(opt: Options) -> list[Step]:
             "config.txt already set",
         ),
         Step(
-            "venv",
-            f"python3 -m venv {VENV}",
-            venv,
-            "",
-            lambda: (VENV / "bin" / "python").exists(),
-        ),
-        Step(
             "python packages",
-            f"pip install -c {constraints.name} '{opt.source}[pi]' (no test tools; built in "
-            "a temporary copy, the clone stays as it is)" + piwheels_note(),
+            f"a new venv beside the running one: pip install -c {constraints.name} "
+            f"'{opt.source}[pi]' (no test tools; built in a temporary copy, the clone stays "
+            f"as it is; every wheel kept in {WHEELHOUSE}), checked, then switched in with "
+            "one rename of " + str(VENV) + piwheels_note(),
             packages,
             "",
+            packages_done,
+            "the venv already holds this version (nothing to build)",
+            slow=True,
         ),
         Step(
             "board config",
@@ -470,6 +641,11 @@ def install_steps(opt: Options) -> list[Step]:
     if opt.start:
         steps.append(Step("start", f"systemctl restart {UNIT_NAME}", start, ""))
     return steps
+
+
+def remove_venvs() -> None:
+    for path in (PREFIX, WHEELHOUSE):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def uninstall_steps(opt: Options) -> list[Step]:
@@ -526,10 +702,10 @@ def uninstall_steps(opt: Options) -> list[Step]:
         ),
         Step(
             "venv",
-            f"remove {PREFIX}",
-            lambda: shutil.rmtree(PREFIX),
+            f"remove {PREFIX} and the kept wheels ({WHEELHOUSE})",
+            remove_venvs,
             "",
-            lambda: not PREFIX.exists(),
+            lambda: not PREFIX.exists() and not WHEELHOUSE.exists(),
         ),
         Step(
             "service user",
@@ -569,10 +745,15 @@ def perform(
         if step.done():
             out(f"[done]    {step.name}: {step.note}")
             continue
+        if step.slow:
+            out(f"[...]     {step.name}: {step.what}")
         try:
             step.action()
         except (StepFailed, OSError) as exc:
-            out(f"[FAILED]  {step.name}: {exc}")
+            said = str(exc)
+            if isinstance(exc, OSError) and not isinstance(exc, StepFailed):
+                said = failure_words([step.name], exc.errno or 1, str(exc), "see the error")
+            out(f"[FAILED]  {step.name}: {said}")
             out(f"          fix that, then run `{again}")
             return False
         out(f"[ok]      {step.name}: {step.what}")
@@ -760,12 +941,9 @@ def update(
     Either way it ends with the reboot advice while config.txt lines wait for a boot
     (the new version's firmware step may have added some)."""
     clone = opt.source
+    opt.keep_previous = True  # the running venv stays until the new one answers
     unit_path, dropin = UNIT_DIR / UNIT_NAME, UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
     saved = {path: path.read_text("utf-8") for path in (unit_path, dropin) if path.is_file()}
-    old_venv = VENV.with_name(VENV.name + ".previous")
-    shutil.rmtree(old_venv, ignore_errors=True)
-    if VENV.exists():
-        VENV.rename(old_venv)
 
     def examples(commit: str | None) -> list[str]:
         names = sorted(p.name for p in (clone / EXAMPLES).glob("*.toml"))
@@ -787,7 +965,7 @@ def update(
     again = "sudo ./install.sh update` again"
     ok = perform(steps(opt), dry_run=False, out=out, again=again)
     answers = ok and check(opt.port)
-    if not answers and my_text is not None and VENV.exists():
+    if not answers and my_text is not None and venvs.target(VENV) is not None:
         # The new version refuses a key it no longer knows, and so does not start:
         # comment it out (the value kept to read), then start it again.
         refused = refused_keys(VENV / "bin" / "python", mine)
@@ -799,15 +977,13 @@ def update(
         out(f"[FAILED]  healthz: http://127.0.0.1:{opt.port}/healthz did not answer")
         ok = False
     if ok:
-        shutil.rmtree(old_venv, ignore_errors=True)
+        venvs.confirm(VENV)
         out(f"updated to {git(clone, 'rev-parse', 'HEAD')[:10]}; /healthz answers")
         advise(reboot, out)
         return True
     out(f"update failed: putting {previous[:10]} back")
     git(clone, "reset", "--keep", previous, hint="put the clone back by hand: git checkout")
-    if old_venv.exists():
-        shutil.rmtree(VENV, ignore_errors=True)
-        old_venv.rename(VENV)
+    venvs.roll_back(VENV)  # the link back at the venv that ran before (if it was switched)
     for path, text in saved.items():
         write_if_changed(path, text)
     if my_text is not None and read_text(mine) != my_text:
@@ -828,10 +1004,12 @@ def advise(reboot: Callable[[], str | None], out: Callable[[str], object]) -> No
         out(words)
 
 
-def build_note(machine: str | None = None) -> str:
-    """What gcc and python3-dev are for on this machine (constraints-pi.txt)."""
-    builds = SOURCE_BUILDS.get(machine or os.uname().machine, ())
-    return f" (gcc and python3-dev build {', '.join(builds)} here)" if builds else ""
+def build_note(machine: str | None = None, python: tuple[int, int] | None = None) -> str:
+    """What gcc and python3-dev (and swig) are for here (constraints-pi.txt)."""
+    have = python or (sys.version_info.major, sys.version_info.minor)
+    builds = SOURCE_BUILDS.get((have, machine or os.uname().machine), ())
+    tools = "gcc, swig and python3-dev" if have >= SWIG_FROM else "gcc and python3-dev"
+    return f" ({tools} build {', '.join(builds)} here)" if builds else ""
 
 
 def piwheels_note(pip_conf: Path = Path("/etc/pip.conf")) -> str:
@@ -855,6 +1033,7 @@ def paths() -> dict[str, Path]:
         "UDEV_RULE": UDEV_RULE,
         "MODULES_LOAD": MODULES_LOAD,
         "REBOOT_MARKER": REBOOT_MARKER,
+        "WHEELHOUSE": WHEELHOUSE,
     }
 
 
@@ -867,8 +1046,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--from", dest="previous", help=argparse.SUPPRESS)  # update, fetched
     parser.add_argument("--dry-run", action="store_true", help="print every step, do nothing")
-    parser.add_argument("--port", type=PORT, choices=[80, 8080], default=8080,
-                        help="80: phones open http://<name>.local/ (no port)")  # fmt: skip
+    parser.add_argument("--port", type=PORT, choices=[80, 8080], default=None,
+                        help="80: phones open http://<name>.local/ (no port); remembered: "
+                        "a later run without --port keeps it")  # fmt: skip
     parser.add_argument("--no-start", dest="start", action="store_false",
                         help="do not (re)start the service (an image or a chroot)")  # fmt: skip
     parser.add_argument("--purge", action="store_true",
@@ -880,41 +1060,99 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, path in paths().items():
             print(f"{name}={path}")
         return 0
-    opt = Options(port=args.port, start=args.start, purge=args.purge)
-    if not args.dry_run and os.geteuid() != 0:
+    # The port given, else the one the table was installed with (a plain re-run keeps it).
+    port = args.port if args.port is not None else installed_port()
+    opt = Options(port=port, start=args.start, purge=args.purge)
+    try:
+        said = check_release()
+    except Unsupported as exc:
+        if not args.dry_run:
+            print(f"[FAILED]  release: {exc}")
+            return 1
+        said = f"would refuse: {exc}"
+    print(f"{'[dry-run]' if args.dry_run else '[ok]     '} release: {said}")
+    if args.dry_run:
+        return 0 if perform(chosen_steps(args.action, opt), dry_run=True) else 1
+    if os.geteuid() != 0:
         print("install.sh: run it as root: sudo ./install.sh", file=sys.stderr)
         return 1
-    if args.action == "update":
-        # The port the table was installed with, unless given.
-        if "--port" not in (argv if argv is not None else sys.argv):
-            installed = UNIT_DIR / f"{UNIT_NAME}.d" / "port80.conf"
-            opt.port = 80 if installed.exists() else 8080
-        if args.previous is None:  # fetch, then the new version's installer goes on
-            try:
-                before, after = fetch(opt.source)
-            except StepFailed as exc:
-                print(f"[FAILED]  fetch: {exc}")
-                return 1
-            if before == after:
-                print("already the newest version: nothing to update")
-                return 0
-            # The new version's own install.sh goes on: its installer may live elsewhere.
-            again = ["update", "--from", before, "--port", str(opt.port)]
-            again += [] if opt.start else ["--no-start"]
-            sys.stdout.flush()  # the fetch line, before exec drops the buffer
-            os.execv("/bin/sh", ["sh", str(opt.source / "install.sh"), *again])
-        return 0 if update(opt, args.previous) else 1
-    steps = install_steps(opt) if args.action == "install" else uninstall_steps(opt)
-    if not perform(steps, dry_run=args.dry_run):
+    command = " ".join(["install.sh", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        with installer_lock(command):
+            return run_action(args.action, opt, args.previous)
+    except Busy as exc:
+        print(f"[FAILED]  lock: {exc}")
         return 1
-    if args.action == "install" and not args.dry_run:
+
+
+def chosen_steps(action: str, opt: Options) -> list[Step]:
+    return install_steps(opt) if action in ("install", "update") else uninstall_steps(opt)
+
+
+def run_action(action: str, opt: Options, previous: str | None) -> int:
+    """The action, with the installer's lock held."""
+    if action == "update":
+        if previous is None:  # fetch, then the new version's installer goes on
+            return fetch_and_go_on(opt)
+        if not opt.start:  # nothing restarts: the new venv's own check is the check
+            return 0 if update(opt, previous, check=lambda port: True) else 1
+        return 0 if update(opt, previous) else 1
+    if not perform(chosen_steps(action, opt), dry_run=False):
+        return 1
+    if action == "install":
         port = "" if opt.port == 80 else f":{opt.port}"
         print(f"phones open http://{os.uname().nodename}.local{port}/ (logs: journalctl -u "
               f"{UNIT_NAME.removesuffix('.service')} -f)")  # fmt: skip
         advise(reboot_needed, print)
-    if args.action == "uninstall" and not opt.purge and not args.dry_run:
+    if action == "uninstall" and not opt.purge:
         print(f"kept: {STATE_DIR} (the game journal) and {CONFIG_DIR}; --purge removes them")
     return 0
+
+
+def update_needed(
+    opt: Options, before: str, after: str, answers: Callable[[int], bool]
+) -> tuple[str | None, str]:
+    """What ``update`` must still do after the fetch: (the commit to go back to if it
+    fails, or None when nothing is left to do; the words saying why).  An update cut off
+    at any point (the pull done, the venv half built, switched but never checked) is
+    finished, never reported as nothing to do."""
+    current = venvs.record(venvs.target(VENV))
+    installed = current.get("commit") or None
+    pending = venvs.target(venvs.previous_link(VENV))
+    if pending is not None:
+        back = venvs.record(pending).get("commit") or before
+        return back, "an earlier update switched to a new venv and did not finish: finishing it"
+    constraints = opt.constraints or opt.source / "constraints-pi.txt"
+    built = constraints.is_file() and current.get("fingerprint") == venvs.fingerprint(
+        source_files(opt.source), opt.source, constraints
+    )
+    if installed == after and built:
+        if not opt.start or answers(opt.port):
+            return None, f"already the newest version ({after[:10]}), installed: nothing to update"
+        return installed, f"{after[:10]} is installed but does not answer: starting it again"
+    if installed is not None and installed != before:
+        return installed, (
+            f"an earlier update did not finish ({installed[:10]} installed, the clone at "
+            f"{before[:10]}): finishing it"
+        )
+    return installed or before, f"updating {(installed or before)[:10]} to {after[:10]}"
+
+
+def fetch_and_go_on(opt: Options) -> int:
+    """``update`` without ``--from``: pull, then the new version's own installer goes on
+    (its installer may live elsewhere), keeping the lock across the exec."""
+    try:
+        before, after = fetch(opt.source)
+    except StepFailed as exc:
+        print(f"[FAILED]  fetch: {exc}")
+        return 1
+    back, why = update_needed(opt, before, after, lambda port: healthy(port, wait=30))
+    print(why)
+    if back is None:
+        return 0
+    again = ["update", "--from", back, "--port", str(opt.port)]
+    again += [] if opt.start else ["--no-start"]
+    os.execv("/bin/sh", ["sh", str(opt.source / "install.sh"), *again])
 
 
 if __name__ == "__main__":
