@@ -23,6 +23,7 @@ from companion.games.mummy.views import table_view
 from companion.games.records import RecordError
 from companion.hardware.magnets import add_parser as add_hardware_parser
 from companion.hardware.parts import add_command as add_parts_command
+from companion.hardware.pcb import add_command as add_pcb_command
 from companion.hardware.section import add_command as add_section_command
 from companion.inputs import PORT, Number, given_path, read_text
 from companion.mazes import load_maze
@@ -210,9 +211,10 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
     add_firmware_parser(sub)  # companion firmware install|check
-    hardware = add_hardware_parser(sub)  # companion hardware magnets|parts|section
+    hardware = add_hardware_parser(sub)  # companion hardware magnets|parts|section|pcb
     add_parts_command(hardware)
     add_section_command(hardware)
+    add_pcb_command(hardware)
     return parser
 
 

@@ -139,6 +139,7 @@ class BoardConfig:
 EXAMPLES = {
     "reference-1-pi": "reference-1-pi.toml",
     "reference-2-pico": "reference-2-pico.toml",
+    "reference-3-tiles": "reference-3-tiles.toml",
 }
 
 
@@ -392,11 +393,12 @@ def _layout(
         serpentine=reader.get("serpentine", bool, False),
         first_index=reader.get("first_index", int, 0, check=_between(0, 4096)),
         stride=reader.get("stride", int, None, check=_between(1, 4096)),
+        tile=_tile(reader.get("tile", list, None, check=_tile_size)),
     )
     try:
         indices: list[int] | None = grid_indices(columns, rows, layout)
     except ValueError as exc:
-        reader.problem("stride", str(exc))
+        reader.problem("tile" if layout.tile else "stride", str(exc))
         indices = None
     camp_idx = reader.get("camp", list, check=_index_list(camp))
     sarc_idx = reader.get("sarcophagus", list, check=_index_list(sarc))
@@ -427,6 +429,17 @@ def _layout(
             )
         seen.setdefault(index, position)
     return result
+
+
+def _tile_size(value: Any) -> str | None:
+    ok = len(value) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 26 for v in value
+    )
+    return None if ok else "expected [columns, rows] of a tile, e.g. [4, 4]"
+
+
+def _tile(value: list[int] | None) -> tuple[int, int] | None:
+    return None if value is None else (value[0], value[1])
 
 
 def _position_name(position: int, columns: int, cells: int, camp: int) -> str:

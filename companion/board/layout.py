@@ -25,6 +25,23 @@ class GridLayout:
     #: Indices from one row (column) to the next; None: the row's length.  A diode
     #: matrix one column wider than the maze keeps row r of the maze on matrix row r.
     stride: int | None = None
+    #: (columns, rows) of a circuit-board tile: the chain runs tile by tile, tiles in
+    #: the order above, and inside each tile through its cells in the same order.
+    tile: tuple[int, int] | None = None
+
+
+def _position(col: int, row: int, columns: int, rows: int, layout: GridLayout) -> int:
+    """Where (col, row) comes in a grid of ``columns`` x ``rows`` run as ``layout`` says."""
+    r = rows - 1 - row if layout.origin.startswith("bottom") else row
+    c = columns - 1 - col if layout.origin.endswith("right") else col
+    if layout.order == "rows":
+        line, pos, length = r, c, columns
+    else:
+        line, pos, length = c, r, rows
+    if layout.serpentine and line % 2 == 1:
+        pos = length - 1 - pos
+    stride = length if layout.stride is None else layout.stride
+    return line * stride + pos
 
 
 def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
@@ -40,6 +57,22 @@ def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
     if stride < line_length:
         raise ValueError(f"stride must be at least the {layout.order[:-1]} length {line_length}")
     indices = [0] * (columns * rows)
+    if layout.tile is not None:
+        across, down = layout.tile
+        if layout.stride is not None:
+            raise ValueError("a tiled layout has no stride")
+        if across < 1 or down < 1 or columns % across or rows % down:
+            raise ValueError(
+                f"tiles of {across} x {down} cells do not divide the {columns} x {rows} maze"
+            )
+        for row in range(rows):
+            for col in range(columns):
+                tile = _position(
+                    col // across, row // down, columns // across, rows // down, layout
+                )
+                inside = _position(col % across, row % down, across, down, layout)
+                indices[row * columns + col] = layout.first_index + tile * across * down + inside
+        return indices
     for row in range(rows):
         for col in range(columns):
             r = rows - 1 - row if from_bottom else row

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.board.config import BoardConfig, load_config
+from companion.inputs import given_path
 
 #: The Python that has KiCad's ``pcbnew`` (Debian: ``apt-get install kicad``).
 KICAD_PYTHON = os.environ.get("COMPANION_KICAD_PYTHON", "/usr/bin/python3")
@@ -374,14 +375,11 @@ def generate(config: BoardConfig, out: Path, python: str = KICAD_PYTHON) -> dict
     data = plan(config, out)
     result = run_kicad(data, python)
     geo = geometry(config)
-    (out / "pyramid-tile.kicad_pro").write_text(
-        json.dumps({"meta": {"filename": "pyramid-tile.kicad_pro", "version": 1}}, indent=2),
-        encoding="utf-8",
-    )
     zip_gerbers(result["files"], out / "pyramid-tile-gerbers.zip")
     write_csv(out / "pyramid-tile-bom.csv", bom_rows(result["placements"]))
     write_csv(out / "pyramid-tile-cpl.csv", cpl_rows(result["placements"], geo.size_mm[1]))
     (out / "pyramid-tile-cost.md").write_text(cost_markdown(geo, result["placements"]), "utf-8")
+    (out / "placements.json").write_text(json.dumps(result["placements"], indent=1), "utf-8")
     (out / "pyramid-tile-netlist.json").write_text(
         json.dumps(result["netlist"], indent=1, sort_keys=True), "utf-8"
     )
@@ -392,7 +390,8 @@ def add_command(commands: Any) -> None:
     """``companion hardware pcb``."""
     pcb = commands.add_parser("pcb", help="the sensor-and-LED circuit-board tile (KiCad)")
     pcb.add_argument("--out", required=True, help="directory for the KiCad project and files")
-    pcb.add_argument("--config", default=None, help="board config (the built-in default)")
+    pcb.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
+    pcb.add_argument("--render", default=None, help="also render the copper to this PNG")
     pcb.set_defaults(func=_pcb_command)
 
 
@@ -404,6 +403,10 @@ def _pcb_command(args: argparse.Namespace) -> int:
     except KicadMissing as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
+    if args.render:
+        from .pcb_render import render_copper
+
+        render_copper(out / "gerbers", Path(args.render))
     drc = result["drc"]
     print(f"tile written to {out}/ (pyramid-tile.kicad_pcb, .kicad_pro)")
     print(

@@ -20,15 +20,19 @@ grid, whose blocked nodes are every other net's copper grown by the clearance.
 
 from __future__ import annotations
 
+import functools
 import heapq
+import itertools
 import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pcbnew  # type: ignore[import-not-found]
+import pcbnew
 
+Node = tuple[int, int, int]  # (layer 0 F.Cu / 1 B.Cu, row, column) of the grid
 LIB = Path("/usr/share/kicad/footprints")
 GRID = 0.5
 TRACK = 0.2  # mm, signal tracks
@@ -59,24 +63,24 @@ def mm(value: float) -> int:
     return int(pcbnew.FromMM(value))
 
 
-def point(x: float, y: float) -> object:
+def point(x: float, y: float) -> Any:
     return pcbnew.wxPointMM(x, y)
 
 
 class Tile:
     """One tile: parts placed from the plan, stubs drawn, nets known to the router."""
 
-    def __init__(self, plan: dict) -> None:
+    def __init__(self, plan: dict[str, Any]) -> None:
         self.plan = plan
         self.size = (plan["tile_columns"] * plan["pitch"], plan["tile_rows"] * plan["pitch"])
         self.board = pcbnew.BOARD()
         self.board.SetCopperLayerCount(4)
-        self.nets: dict[str, object] = {}
-        self.fps: dict[str, object] = {}
-        self.bom: list[dict] = []
+        self.nets: dict[str, Any] = {}
+        self.fps: dict[str, Any] = {}
+        self.bom: list[dict[str, Any]] = []
         #: net -> routing terminals: ("via", x, y) or ("pad", x, y, radius)
-        self.terminals: dict[str, list[tuple]] = {}
-        self.obstacles: list[tuple] = []  # (layers, net, x1, y1, x2, y2, halfwidth)
+        self.terminals: dict[str, list[tuple[Any, ...]]] = {}
+        self.obstacles: list[tuple[Any, ...]] = []  # (layers, net, x1, y1, x2, y2, halfwidth)
         self.holes: list[tuple[float, float, float]] = []
         self.drills: list[tuple[float, float, float]] = []  # plated: pads and vias
         self._rules()
@@ -102,7 +106,7 @@ class Tile:
         netclass.SetViaDrill(mm(VIA_DRILL))
         width, height = self.size
         corners = [(0, 0), (width, 0), (width, height), (0, height)]
-        for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1]):
+        for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1], strict=True):
             edge = pcbnew.PCB_SHAPE(self.board)
             edge.SetShape(pcbnew.SHAPE_T_SEGMENT)
             edge.SetStart(point(x1, y1))
@@ -111,7 +115,7 @@ class Tile:
             edge.SetWidth(mm(0.1))
             self.board.Add(edge)
 
-    def net(self, name: str) -> object:
+    def net(self, name: str) -> Any:
         if name not in self.nets:
             item = pcbnew.NETINFO_ITEM(self.board, name)
             self.board.Add(item)
@@ -127,8 +131,8 @@ class Tile:
         angle: float = 0.0,
         nets: dict[str, str] | None = None,
         bottom: bool = False,
-        part: dict | None = None,
-    ) -> object:
+        part: dict[str, Any] | None = None,
+    ) -> Any:
         library, name = FOOTPRINTS[kind]
         fp = pcbnew.FootprintLoad(str(LIB / f"{library}.pretty"), name)
         if fp is None:
@@ -175,14 +179,14 @@ class Tile:
                 return pcbnew.ToMM(pos.x), pcbnew.ToMM(pos.y)
         raise KeyError(f"{ref}.{name}")
 
-    def _pad_obstacle(self, pad: object, net: str) -> None:
+    def _pad_obstacle(self, pad: Any, net: str) -> None:
         box = pad.GetBoundingBox()
         x0, y0 = pcbnew.ToMM(box.GetX()), pcbnew.ToMM(box.GetY())
         w, h = pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())
         if pad.GetAttribute() in (pcbnew.PAD_ATTRIB_PTH, pcbnew.PAD_ATTRIB_NPTH):
             layers = ("F", "B")
         else:
-            layers = ("F",) if pad.IsOnLayer(pcbnew.F_Cu) else ("B",)
+            layers = ("F",) if pad.IsOnLayer(pcbnew.F_Cu) else ("B",)  # type: ignore[assignment]
         if w >= h:
             r = h / 2
             self.obstacles.append((layers, net, x0 + r, y0 + r, x0 + w - r, y0 + r, r))
@@ -197,7 +201,7 @@ class Tile:
             self.drills.append((cx, cy, pcbnew.ToMM(pad.GetDrillSize().x) / 2))
 
     def track(self, net: str, layer: str, points: list[tuple[float, float]], width: float) -> None:
-        for (x1, y1), (x2, y2) in zip(points, points[1:]):
+        for (x1, y1), (x2, y2) in itertools.pairwise(points):
             if (x1, y1) == (x2, y2):
                 continue
             t = pcbnew.PCB_TRACK(self.board)
@@ -244,7 +248,12 @@ class Tile:
         outline = zone.Outline()
         outline.NewOutline()
         inset = self.plan["rules"]["copper_to_edge_min"]
-        for x, y in ((inset, inset), (width - inset, inset), (width - inset, height - inset), (inset, height - inset)):
+        for x, y in (
+            (inset, inset),
+            (width - inset, inset),
+            (width - inset, height - inset),
+            (inset, height - inset),
+        ):
             outline.Append(mm(x), mm(y))
         self.board.Add(zone)
 
@@ -252,7 +261,7 @@ class Tile:
 # -- the parts -------------------------------------------------------------------------
 
 
-def build(plan: dict) -> Tile:
+def build(plan: dict[str, Any]) -> Tile:
     tile = Tile(plan)
     parts = plan["parts"]
     gnd, vled = plan["planes"]["In1.Cu"], plan["planes"]["In2.Cu"]
@@ -263,10 +272,20 @@ def build(plan: dict) -> Tile:
         cy = pitch / 2 + pitch * cell["row"]
         sense, din, dout = cell["sensor_net"], cell["led_in"], cell["led_out"]
         u, cs, r, d, cl = f"U{k + 1}", f"C{k + 1}", f"R{k + 1}", f"D{k + 1}", f"C{k + 101}"
-        tile.place(u, "sensor", cx, cy, 0, {"1": "+3V3", "2": sense, "3": gnd}, part=parts["sensor"])
+        tile.place(
+            u, "sensor", cx, cy, 0, {"1": "+3V3", "2": sense, "3": gnd}, part=parts["sensor"]
+        )
         tile.place(cs, "c0402", cx, cy - 2.7, 0, {"1": "+3V3", "2": gnd}, part=parts["c100n"])
         tile.place(r, "r0402", cx - 3.2, cy, 270, {"1": "+3V3", "2": sense}, part=parts["r10k"])
-        tile.place(d, "led", cx, cy + 5.0, 180, {"1": dout, "2": gnd, "3": din, "4": vled}, part=parts["led"])
+        tile.place(
+            d,
+            "led",
+            cx,
+            cy + 5.0,
+            180,
+            {"1": dout, "2": gnd, "3": din, "4": vled},
+            part=parts["led"],
+        )
         tile.place(cl, "c0402", cx, cy + 7.2, 0, {"1": vled, "2": gnd}, part=parts["c100n"])
         # the sensor: VCC to its capacitor and the pull-up, OUT to the pull-up
         vcc, out, ground = tile.pad(u, "1"), tile.pad(u, "2"), tile.pad(u, "3")
@@ -274,8 +293,14 @@ def build(plan: dict) -> Tile:
         if r1[1] > r2[1]:
             raise SystemExit("pull-up pads are not where the stubs expect them")
         tile.track("+3V3", "F", [vcc, (vcc[0], cy - 2.7), tile.pad(cs, "1")], TRACK)
-        tile.stub("+3V3", [vcc, (r1[0], vcc[1]), r1, (r1[0], vcc[1]), (cx - 4.5, vcc[1]), (cx - 4.5, cy - 1.0)])
-        tile.stub(sense, [out, (r2[0], out[1]), r2, (r2[0], out[1]), (cx - 4.5, out[1]), (cx - 4.5, cy + 1.0)])
+        tile.stub(
+            "+3V3",
+            [vcc, (r1[0], vcc[1]), r1, (r1[0], vcc[1]), (cx - 4.5, vcc[1]), (cx - 4.5, cy - 1.0)],
+        )
+        tile.stub(
+            sense,
+            [out, (r2[0], out[1]), r2, (r2[0], out[1]), (cx - 4.5, out[1]), (cx - 4.5, cy + 1.0)],
+        )
         tile.stub(gnd, [ground, (cx + 2.4, ground[1])], POWER_TRACK)
         c2 = tile.pad(cs, "2")
         tile.stub(gnd, [c2, (cx + 1.9, c2[1])], POWER_TRACK)
@@ -300,7 +325,15 @@ def build(plan: dict) -> Tile:
             width = POWER_TRACK if net in plan["planes"].values() else TRACK
             tile.stub(net, [(px, py), (px + dx, py)], width)
     for conn in plan["connectors"]:
-        tile.place(conn["ref"], conn["kind"], conn["x"], conn["y"], conn["angle"], conn["nets"], bottom=True)
+        tile.place(
+            conn["ref"],
+            conn["kind"],
+            conn["x"],
+            conn["y"],
+            conn["angle"],
+            conn["nets"],
+            bottom=True,
+        )
         pads = {name: tile.pad(conn["ref"], name) for name in conn["nets"]}
         middle = sum(y for _, y in pads.values()) / len(pads)
         for name, net in conn["nets"].items():
@@ -308,8 +341,8 @@ def build(plan: dict) -> Tile:
                 continue
             x, y = pads[name]
             # out of the header's rows, away from the other row, to a via
-            out = y - 3.0 if y < middle else y + 3.0
-            tile.stub(net, [(x, y), (x, out)])
+            away = y - 3.0 if y < middle else y + 3.0
+            tile.stub(net, [(x, y), (x, away)])
     for n, (x, y) in enumerate(plan["holes"]):
         tile.place(f"H{n + 1}", "hole", x, y)
     for layer, net in plan["planes"].items():
@@ -327,7 +360,7 @@ def build(plan: dict) -> Tile:
     return tile
 
 
-def _chip(tile: Tile, chip: dict, gnd: str) -> None:
+def _chip(tile: Tile, chip: dict[str, Any], gnd: str) -> None:
     """A 74HC165 at (x, y), pins 1-8 on the left: stubs out to vias, staggered."""
     ref, x, y, nets = chip["ref"], chip["x"], chip["y"], chip["nets"]
     parts = tile.plan["parts"]
@@ -355,6 +388,13 @@ def _chip(tile: Tile, chip: dict, gnd: str) -> None:
 # -- the router ------------------------------------------------------------------------
 
 
+def _gap(terminal: tuple[Any, ...], nodes: set[Node]) -> float:
+    """Manhattan distance (mm) from a terminal to the nearest node of a routed tree."""
+    return float(
+        min(abs(terminal[1] - ix * GRID) + abs(terminal[2] - iy * GRID) for _, iy, ix in nodes)
+    )
+
+
 class Router:
     """A* over a 0.5 mm grid on F.Cu and B.Cu; a node is free for a net when no other
     net's copper comes nearer than its half width + the clearance + a track's half width."""
@@ -364,10 +404,12 @@ class Router:
     def __init__(self, tile: Tile) -> None:
         self.tile = tile
         width, height = tile.size
-        self.nx = int(round(width / GRID)) + 1
-        self.ny = int(round(height / GRID)) + 1
+        self.nx = round(width / GRID) + 1
+        self.ny = round(height / GRID) + 1
         self.ids: dict[str, int] = {}
-        self.block = {layer: np.full((self.ny, self.nx), -1, dtype=np.int32) for layer in self.LAYERS}
+        self.block = {
+            layer: np.full((self.ny, self.nx), -1, dtype=np.int32) for layer in self.LAYERS
+        }
         self.vblock = np.full((self.ny, self.nx), -1, dtype=np.int32)
         self.xs = np.arange(self.nx) * GRID
         self.ys = np.arange(self.ny) * GRID
@@ -417,7 +459,7 @@ class Router:
         t = np.clip(((px - x1) * dx + (py - y1) * dy) / length2, 0.0, 1.0)
         return np.hypot(px - (x1 + t * dx), py - (y1 + t * dy))
 
-    def _mark(self, obstacle: tuple) -> None:
+    def _mark(self, obstacle: tuple[Any, ...]) -> None:
         layers, net, x1, y1, x2, y2, hw = obstacle
         owner = self.id(net)
         dist = self._distance(x1, y1, x2, y2)
@@ -429,7 +471,9 @@ class Router:
             reach = max(reach, VIA_PITCH)
         self._claim(self.vblock, dist < reach, owner)
 
-    def _mark_circle(self, x: float, y: float, r: float, owner: int, layers: tuple, via: bool) -> None:
+    def _mark_circle(
+        self, x: float, y: float, r: float, owner: int, layers: tuple[str, ...], via: bool
+    ) -> None:
         dist = self._distance(x, y, x, y)
         for layer in layers:
             self._claim(self.block[layer], dist < r + TRACK / 2, owner)
@@ -437,9 +481,9 @@ class Router:
             self._claim(self.vblock, dist < r + VIA / 2, owner)
 
     def node(self, x: float, y: float) -> tuple[int, int]:
-        return int(round(y / GRID)), int(round(x / GRID))
+        return round(y / GRID), round(x / GRID)
 
-    def terminal_nodes(self, terminal: tuple) -> set[tuple[int, int, int]]:
+    def terminal_nodes(self, terminal: tuple[Any, ...]) -> set[tuple[int, int, int]]:
         if terminal[0] == "via":
             iy, ix = self.node(terminal[1], terminal[2])
             return {(0, iy, ix), (1, iy, ix)}
@@ -458,24 +502,21 @@ class Router:
         rest = list(terminals[1:])
         while rest:
             # the nearest terminal next: short links first, a tree like a minimum one
-            def gap(t: tuple) -> float:
-                return min(abs(t[1] - ix * GRID) + abs(t[2] - iy * GRID) for _, iy, ix in tree)
-
-            rest.sort(key=gap)
+            rest.sort(key=functools.partial(_gap, nodes=tree))
             target = rest.pop(0)
             goal = self.terminal_nodes(target)
             path = self._search(owner, tree, goal)
             if path is None:
                 raise SystemExit(f"the router found no way for {net} to {target}")
-            self.via_nodes = set()
+            self.via_nodes: set[Node] = set()
             self._commit(net, path)
             tree |= set(path) | goal | self.via_nodes
 
     def _passable(self, owner: int, layer: int, iy: int, ix: int) -> bool:
         value = self.block[self.LAYERS[layer]][iy, ix]
-        return value == -1 or value == owner
+        return bool(value == -1 or value == owner)
 
-    def _search(self, owner: int, sources: set, goal: set) -> list | None:
+    def _search(self, owner: int, sources: set[Node], goal: set[Node]) -> list[Node] | None:
         gy = [iy for _, iy, _ in goal]
         gx = [ix for _, _, ix in goal]
         y0, y1, x0, x1 = min(gy), max(gy), min(gx), max(gx)
@@ -485,7 +526,7 @@ class Router:
 
         best: dict[tuple[int, int, int], float] = {}
         came: dict[tuple[int, int, int], tuple[int, int, int] | None] = {}
-        heap: list = []
+        heap: list[tuple[float, float, Node]] = []
         for s in sources:
             best[s] = 0.0
             came[s] = None
@@ -514,9 +555,12 @@ class Router:
             for nxt, step in steps:
                 # a bend costs a little: straighter tracks, fewer segments
                 prev = came.get(current)
-                if prev is not None and prev[0] == layer and nxt[0] == layer:
-                    if (nxt[1] - iy, nxt[2] - ix) != (iy - prev[1], ix - prev[2]):
-                        step += 0.4
+                turned = (nxt[1] - iy, nxt[2] - ix) != (
+                    iy - (prev or current)[1],
+                    ix - (prev or current)[2],
+                )
+                if prev is not None and prev[0] == layer == nxt[0] and turned:
+                    step += 0.4
                 total = cost + step
                 if total < best.get(nxt, math.inf):
                     best[nxt] = total
@@ -524,7 +568,7 @@ class Router:
                     heapq.heappush(heap, (total + h(nxt[1], nxt[2]), total, nxt))
         return None
 
-    def _commit(self, net: str, path: list) -> None:
+    def _commit(self, net: str, path: list[Node]) -> None:
         """The path as tracks (runs merged) and vias where it changes layer."""
         runs: list[list[tuple[int, int, int]]] = [[path[0]]]
         for node in path[1:]:
@@ -542,7 +586,7 @@ class Router:
             if len(run) < 2:
                 continue
             corners = [run[0]]
-            for a, b, c in zip(run, run[1:], run[2:]):
+            for a, b, c in zip(run, run[1:], run[2:], strict=False):
                 if (b[1] - a[1], b[2] - a[2]) != (c[1] - b[1], c[2] - b[2]):
                     corners.append(b)
             corners.append(run[-1])
@@ -563,23 +607,23 @@ def drop_dangling_vias(tile: Tile) -> None:
         if t.GetClass() == "PCB_TRACK" and t.GetLayer() == pcbnew.B_Cu
     ]
 
-    def on_back(p: object) -> bool:
+    def on_back(p: Any) -> bool:
         for a, b in back:
-            if min(a.x, b.x) <= p.x <= max(a.x, b.x) and min(a.y, b.y) <= p.y <= max(a.y, b.y):
-                if (b.x - a.x) * (p.y - a.y) == (b.y - a.y) * (p.x - a.x):
-                    return True
+            inside = min(a.x, b.x) <= p.x <= max(a.x, b.x) and min(a.y, b.y) <= p.y <= max(a.y, b.y)
+            if inside and (b.x - a.x) * (p.y - a.y) == (b.y - a.y) * (p.x - a.x):
+                return True
         return False
 
     for item in list(tile.board.GetTracks()):
-        if item.GetClass() == "PCB_VIA" and item.GetNetname() not in planes:
-            if not on_back(item.GetPosition()):
-                tile.board.Remove(item)
+        signal = item.GetClass() == "PCB_VIA" and item.GetNetname() not in planes
+        if signal and not on_back(item.GetPosition()):
+            tile.board.Remove(item)
 
 
 # -- checks and outputs ----------------------------------------------------------------
 
 
-def netlist(board: object) -> dict:
+def netlist(board: Any) -> dict[str, Any]:
     """Every pad's net, by reference and pad name, as KiCad holds it."""
     pads: dict[str, dict[str, str]] = {}
     for fp in board.GetFootprints():
@@ -589,7 +633,7 @@ def netlist(board: object) -> dict:
     return pads
 
 
-def drc(board: object, report: Path) -> dict:
+def drc(board: Any, report: Path) -> dict[str, Any]:
     pcbnew.WriteDRCReport(board, str(report), pcbnew.EDA_UNITS_MILLIMETRES, True)
     text = report.read_text(encoding="utf-8", errors="replace")
     counts = {}
@@ -601,7 +645,7 @@ def drc(board: object, report: Path) -> dict:
     return counts
 
 
-def plot(board: object, out: Path, plan: dict) -> list[str]:
+def plot(board: Any, out: Path, plan: dict[str, Any]) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     controller = pcbnew.PLOT_CONTROLLER(board)
     options = controller.GetPlotOptions()
@@ -676,8 +720,12 @@ def main() -> int:
     counts = drc(board, out / f"{name}-drc.rpt")
     files = plot(board, out / "gerbers", plan)
     zones = [
-        {"layer": z.GetLayerName(), "net": z.GetNetname(), "filled": bool(z.IsFilled()),
-         "area_mm2": pcbnew.ToMM(pcbnew.ToMM(z.GetFilledArea()))}
+        {
+            "layer": z.GetLayerName(),
+            "net": z.GetNetname(),
+            "filled": bool(z.IsFilled()),
+            "area_mm2": pcbnew.ToMM(pcbnew.ToMM(z.GetFilledArea())),
+        }
         for z in board.Zones()
     ]
     result = {
