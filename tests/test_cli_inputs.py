@@ -56,12 +56,15 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("hardware", "parts"): ["--part=base", "--out=parts"],  # the quick part only
     # A position no board has: answered before any mesh is made.
     ("hardware", "section"): ["--position=no-such-position", "--out=section.png"],
+    # never KiCad here (a minute a run): the config is missing, so it stops before
+    ("hardware", "pcb"): ["--out=tile", "--config=no-such-board.toml"],
 }
 POSITIONAL = "missing-file"
 #: Commands that refuse to run for want of other options, whatever the one tested says.
 INCOMPLETE = {
     ("hotspot",): "companion hotspot: give --name and --password (or --remove)",
     ("hardware", "section"): "--position no-such-position: no such position",
+    ("hardware", "pcb"): "companion: no-such-board.toml: No such file or directory",
 }
 
 

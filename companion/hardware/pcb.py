@@ -389,9 +389,13 @@ def generate(config: BoardConfig, out: Path, python: str = KICAD_PYTHON) -> dict
 def add_command(commands: Any) -> None:
     """``companion hardware pcb``."""
     pcb = commands.add_parser("pcb", help="the sensor-and-LED circuit-board tile (KiCad)")
-    pcb.add_argument("--out", required=True, help="directory for the KiCad project and files")
+    pcb.add_argument(
+        "--out", type=given_path, required=True, help="directory for the KiCad project and files"
+    )
     pcb.add_argument("--config", type=given_path, default=None, help="board config (TOML)")
-    pcb.add_argument("--render", default=None, help="also render the copper to this PNG")
+    pcb.add_argument(
+        "--render", type=given_path, default=None, help="also render the copper to this PNG"
+    )
     pcb.set_defaults(func=_pcb_command)
 
 
