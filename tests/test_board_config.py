@@ -283,3 +283,36 @@ def test_a_number_too_long_for_python_names_its_line():
     assert "far too long" in message and "set_int_max_str_digits" not in message
     line = text.splitlines().index("undo = " + "9" * 5001) + 1
     assert f":{line}:" in message or f"line {line}" in message
+
+
+@pytest.mark.parametrize("origin", ["top-left", "top-right", "bottom-left", "bottom-right"])
+@pytest.mark.parametrize("order", ["rows", "columns"])
+def test_a_tiled_layout_runs_tile_by_tile_and_gives_every_cell_one_index(order, origin):
+    layout = GridLayout(order=order, origin=origin, tile=(4, 4), first_index=16)
+    indices = grid_indices(12, 12, layout)
+    assert sorted(indices) == list(range(16, 16 + 144))
+    # each run of 16 indices lies inside one 4 x 4 tile
+    for start in range(16, 160, 16):
+        cells = [cell for cell, index in enumerate(indices) if start <= index < start + 16]
+        assert len({(cell // 12 // 4, cell % 12 // 4) for cell in cells}) == 1
+
+
+def test_the_tile_configs_sensor_index_is_159_less_its_led_index():
+    """Data returns from the far end of the chain (reference-3-tiles.toml's header)."""
+    config = parse_config(example_config_text("reference-3-tiles"))
+    assert all(
+        s == 159 - led for s, led in zip(config.sensors.indices, config.leds.indices, strict=True)
+    )
+    assert config.sensors.indices[0] == 159 and config.leds.indices[0] == 0  # A1
+
+
+def test_a_tile_that_does_not_divide_the_maze_is_named_with_its_line():
+    old = "tile = [4, 4]\nfirst_index = 16"
+    text = broken(old, "tile = [5, 4]\nfirst_index = 16", "reference-3-tiles")
+    line = line_of(text, "tile = [5, 4]")
+    message = "tiles of 5 x 4 cells do not divide the 12 x 12 maze"
+    assert f"{line}: sensors.layout.tile: {message}" in problems(text)
+    text = broken(old, 'tile = [4, "x"]\nfirst_index = 16', "reference-3-tiles")
+    line = line_of(text, 'tile = [4, "x"]')
+    message = "expected [columns, rows] of a tile, e.g. [4, 4]"
+    assert f"{line}: sensors.layout.tile: {message}" in problems(text)
