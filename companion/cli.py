@@ -25,6 +25,7 @@ from companion.hardware.magnets import add_parser as add_hardware_parser
 from companion.hardware.parts import add_command as add_parts_command
 from companion.hardware.pcb import add_command as add_pcb_command
 from companion.hardware.section import add_command as add_section_command
+from companion.hardware.tile_spacer import add_command as add_spacer_command
 from companion.inputs import PORT, Number, given_path, read_text
 from companion.mazes import load_maze
 from companion.pi.firmware_install import add_parser as add_firmware_parser
@@ -211,10 +212,11 @@ def _parser() -> argparse.ArgumentParser:
     inst.add_argument("--dry-run", action="store_true", help="only say what would be done")
     inst.set_defaults(func=_install_service)
     add_firmware_parser(sub)  # companion firmware install|check
-    hardware = add_hardware_parser(sub)  # companion hardware magnets|parts|section|pcb
+    hardware = add_hardware_parser(sub)  # companion hardware magnets|parts|section|pcb|spacer
     add_parts_command(hardware)
     add_section_command(hardware)
     add_pcb_command(hardware)
+    add_spacer_command(hardware)
     return parser
 
 

@@ -58,6 +58,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("hardware", "section"): ["--position=no-such-position", "--out=section.png"],
     # never KiCad here (a minute a run): the config is missing, so it stops before
     ("hardware", "pcb"): ["--out=tile", "--config=no-such-board.toml"],
+    ("hardware", "spacer"): ["--out=spacer"],
 }
 POSITIONAL = "missing-file"
 #: Commands that refuse to run for want of other options, whatever the one tested says.

@@ -241,3 +241,29 @@ def test_the_tile_size_comes_from_the_price_tier_and_the_maze(config):
     geo = pcb.geometry(config)
     assert (geo.columns, geo.rows, geo.size_mm) == (4, 4, (100.0, 100.0))
     assert (geo.maze_tiles, geo.pad_tiles, geo.chips) == (9, 1, 2)
+
+
+#: Half the copper-and-body extent of each footprint at rotation 0 (x, y), mm.
+EXTENT = {
+    "SOT-23": (1.7, 1.5),
+    "C_0402_1005Metric": (0.8, 0.35),
+    "R_0402_1005Metric": (0.8, 0.35),
+    "LED_WS2812B-2020_PLCC4_2.0x2.0mm": (1.3, 1.1),
+    "SOIC-16_3.9x9.9mm_P1.27mm": (3.5, 5.0),
+    "C_0805_2012Metric": (1.5, 0.8),
+}
+
+
+def test_every_part_kicad_placed_lies_in_a_pocket_of_the_printed_spacer(tile, config):
+    from companion.hardware.tile_spacer import pockets
+
+    cut = pockets(config)
+    for part in json.loads((tile / "placements.json").read_text("utf-8")):
+        hx, hy = EXTENT[part["footprint"]]
+        if part["rotation"] % 180:
+            hx, hy = hy, hx
+        x, y = part["x"], part["y"]
+        assert any(
+            x0 + 0.3 <= x - hx and x + hx <= x1 - 0.3 and y0 + 0.3 <= y - hy and y + hy <= y1 - 0.3
+            for x0, y0, x1, y1, _ in cut
+        ), part["ref"]

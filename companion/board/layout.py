@@ -50,8 +50,6 @@ def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}")
     if layout.origin not in ORIGINS:
         raise ValueError(f"origin must be one of {', '.join(ORIGINS)}")
-    from_bottom = layout.origin.startswith("bottom")
-    from_right = layout.origin.endswith("right")
     line_length = columns if layout.order == "rows" else rows
     stride = line_length if layout.stride is None else layout.stride
     if stride < line_length:
@@ -75,15 +73,9 @@ def grid_indices(columns: int, rows: int, layout: GridLayout) -> list[int]:
         return indices
     for row in range(rows):
         for col in range(columns):
-            r = rows - 1 - row if from_bottom else row
-            c = columns - 1 - col if from_right else col
-            if layout.order == "rows":
-                line, pos, length = r, c, columns
-            else:
-                line, pos, length = c, r, rows
-            if layout.serpentine and line % 2 == 1:
-                pos = length - 1 - pos
-            indices[row * columns + col] = layout.first_index + line * stride + pos
+            indices[row * columns + col] = layout.first_index + _position(
+                col, row, columns, rows, layout
+            )
     return indices
 
 

@@ -37,6 +37,9 @@ from companion.inputs import given_path
 
 #: The Python that has KiCad's ``pcbnew`` (Debian: ``apt-get install kicad``).
 KICAD_PYTHON = os.environ.get("COMPANION_KICAD_PYTHON", "/usr/bin/python3")
+#: The LED's centre below its cell's centre (toward the next row), mm: beside the sensor,
+#: which stays under the figure's magnet; the spacer's light path is over it.
+LED_OFFSET_MM = 5.0
 #: The price tier the tile is sized for: the PCB services' "up to 100 x 100 mm" boards.
 PRICE_TIER_MM = 100.0
 #: The 74HC165 inputs, in bit order within a chip (bit 0 is input A).
@@ -267,6 +270,7 @@ def plan(config: BoardConfig, out: Path, name: str = "pyramid-tile") -> dict[str
         "planes": {"In1.Cu": "GND", "In2.Cu": "+5V"},
         "parts": {key: {"value": p["value"], "lcsc": p["lcsc"]} for key, p in PARTS.items()},
         "rules": JLCPCB_RULES,
+        "led_offset": LED_OFFSET_MM,
         "route_order": signals,
     }
 

@@ -277,16 +277,17 @@ def build(plan: dict[str, Any]) -> Tile:
         )
         tile.place(cs, "c0402", cx, cy - 2.7, 0, {"1": "+3V3", "2": gnd}, part=parts["c100n"])
         tile.place(r, "r0402", cx - 3.2, cy, 270, {"1": "+3V3", "2": sense}, part=parts["r10k"])
+        led_y = cy + plan["led_offset"]  # the LED beside the sensor, its capacitor below
         tile.place(
             d,
             "led",
             cx,
-            cy + 5.0,
+            led_y,
             180,
             {"1": dout, "2": gnd, "3": din, "4": vled},
             part=parts["led"],
         )
-        tile.place(cl, "c0402", cx, cy + 7.2, 0, {"1": vled, "2": gnd}, part=parts["c100n"])
+        tile.place(cl, "c0402", cx, led_y + 2.2, 0, {"1": vled, "2": gnd}, part=parts["c100n"])
         # the sensor: VCC to its capacitor and the pull-up, OUT to the pull-up
         vcc, out, ground = tile.pad(u, "1"), tile.pad(u, "2"), tile.pad(u, "3")
         r1, r2 = tile.pad(r, "1"), tile.pad(r, "2")
@@ -308,12 +309,12 @@ def build(plan: dict[str, Any]) -> Tile:
         p_out, p_gnd, p_in, p_vdd = (tile.pad(d, n) for n in "1234")
         if not (p_in[0] < cx < p_out[0]):
             raise SystemExit("LED pads are not where the stubs expect them")
-        tile.track(vled, "F", [p_vdd, (p_vdd[0], cy + 7.2), tile.pad(cl, "1")], POWER_TRACK)
-        tile.stub(vled, [(p_vdd[0], cy + 7.2), (cx - 2.0, cy + 7.2)], POWER_TRACK)
-        tile.stub(gnd, [tile.pad(cl, "2"), (cx + 2.0, cy + 7.2)], POWER_TRACK)
-        tile.stub(gnd, [p_gnd, (p_gnd[0], cy + 3.3)], POWER_TRACK)
-        tile.stub(din, [p_in, (cx - 2.5, p_in[1]), (cx - 2.5, cy + 4.5)])
-        tile.stub(dout, [p_out, (cx + 2.5, p_out[1]), (cx + 2.5, cy + 5.5)])
+        tile.track(vled, "F", [p_vdd, (p_vdd[0], led_y + 2.2), tile.pad(cl, "1")], POWER_TRACK)
+        tile.stub(vled, [(p_vdd[0], led_y + 2.2), (cx - 2.0, led_y + 2.2)], POWER_TRACK)
+        tile.stub(gnd, [tile.pad(cl, "2"), (cx + 2.0, led_y + 2.2)], POWER_TRACK)
+        tile.stub(gnd, [p_gnd, (p_gnd[0], led_y - 1.7)], POWER_TRACK)
+        tile.stub(din, [p_in, (cx - 2.5, p_in[1]), (cx - 2.5, led_y - 0.5)])
+        tile.stub(dout, [p_out, (cx + 2.5, p_out[1]), (cx + 2.5, led_y + 0.5)])
     for chip in plan["chips"]:
         _chip(tile, chip, gnd)
     for extra in plan["extras"]:  # two-pad parts: pad 1 out to the left, pad 2 to the right
