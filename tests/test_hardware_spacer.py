@@ -50,11 +50,12 @@ def test_the_maze_lies_at_a_depth_the_magnet_check_passes_a_millimetre_either_si
         for column in range(4):
             hits = at(mesh, pitch * (column + 0.5), pitch * (row + 0.5))
             # over the sensor: the pocket's ceiling, then plastic up to the top
-            assert hits == [pytest.approx(tile_spacer.CELL_POCKET_DEPTH_MM), pytest.approx(6.87)]
+            height = tile_spacer.depths().height_mm
+            assert hits == [pytest.approx(tile_spacer.CELL_POCKET_DEPTH_MM), pytest.approx(height)]
             ceiling, top = hits
             assert ceiling > tile_spacer.SENSOR_HEIGHT_MM + 0.3  # clears the SOT-23
             depth = STACK.total_mm + (top - HALL.body_mm[2]) + 0.65
-            assert depth == pytest.approx(HALL.depth_mm)
+            assert depth == pytest.approx(tile_spacer.tile_depth())
     for d in (depth - 1.0, depth, depth + 1.0):
         verdict = analyse(HALL.build(depth_mm=d))
         assert verdict.passed, (d, verdict.operate_margin, verdict.release_margin)
@@ -90,4 +91,10 @@ def test_no_two_cells_share_a_pocket(mesh):
             apart = a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
             assert apart, (a, b)
     # and the walls between them stand on the board: under a cell edge, solid from z = 0
-    assert at(mesh, 25.0, 12.5) == [pytest.approx(0.0), pytest.approx(6.87)]
+    height = tile_spacer.depths().height_mm
+    assert at(mesh, 25.0, 12.5) == [pytest.approx(0.0), pytest.approx(height)]
+
+
+def test_the_guide_says_what_the_spacer_gives():
+    readme = (Path(__file__).parents[1] / "hardware/README.md").read_text("utf-8")
+    assert " ".join(tile_spacer.summary().split()) in " ".join(readme.split())

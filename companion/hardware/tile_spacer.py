@@ -2,8 +2,9 @@
 (``companion hardware pcb``) and holds the printed maze at the verified depth.
 
 One spacer per tile, 100 x 100 mm: its top carries the maze sheet and its cover, so a
-figure's magnet stands ``HALL.depth_mm`` above each DRV5032AJ's sensing element, the depth
-``companion hardware magnets`` passes with both margins (and a millimetre either side).
+figure's magnet stands above each DRV5032AJ's sensing element at the middle of
+the depths ``companion hardware magnets`` passes with both margins (``tile_depth``), so
+a millimetre either side passes too.
 Underneath, a pocket over each cell's parts (the sensor, its capacitor and pull-up, the
 LED and its capacitor), over each 74HC165 and over the two parts between the cells; the
 walls between the pockets stand on the board, so no cell's light reaches another.  Above
@@ -17,6 +18,7 @@ no supports.  Made with manifold3d and written with trimesh, as the carrier is.
 from __future__ import annotations
 
 import argparse
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from companion.board.config import BoardConfig, load_config
 from companion.inputs import given_path
 
-from .builds import HALL, STACK
-from .magnets import ELEMENT_BELOW_FACE
+from .builds import HALL, MAGNET_DIAMETER_MM, MAGNET_GRADE, MAGNET_HEIGHT_MM, STACK
+from .magnets import ELEMENT_BELOW_FACE, analyse
 from .pcb import LED_OFFSET_MM, geometry, plan
 
 if TYPE_CHECKING:
@@ -70,11 +72,59 @@ class SpacerDepths:
         return round(STACK.total_mm + above_face + self.element_below_face_mm, 3)
 
 
+#: How far either way of its depth the spacer's build must still pass (the issue's 1 mm:
+#: print, sheet, cover and the SOT-23's height tolerance together).
+DEPTH_TOLERANCE_MM = 1.0
+
+
+@functools.lru_cache(maxsize=1)
+def tile_depth() -> float:
+    """The middle of the depths at which the figures' magnet passes the DRV5032AJ (both
+    margins, ``companion hardware magnets``), found by bisection from the Hall build's
+    verified depth; the spacer puts the sensing element there, so a millimetre either way
+    still passes.  Refuses a window narrower than twice the tolerance."""
+
+    def passes(depth: float) -> bool:
+        return analyse(HALL.build(depth_mm=depth)).passed
+
+    def edge(inside: float, outside: float) -> float:
+        for _ in range(12):  # to 1 um over 3 mm
+            middle = (inside + outside) / 2
+            inside, outside = (middle, outside) if passes(middle) else (inside, middle)
+        return inside
+
+    start = HALL.depth_mm
+    if not passes(start):
+        raise ValueError(f"the Hall build does not pass at its own depth {start:g} mm")
+    low, high = edge(start, max(0.5, start - 4.0)), edge(start, start + 4.0)
+    if high - low < 2 * DEPTH_TOLERANCE_MM:
+        raise ValueError(
+            f"the magnet passes the DRV5032AJ only from {low:.2f} to {high:.2f} mm: "
+            f"no depth passes {DEPTH_TOLERANCE_MM:g} mm either way"
+        )
+    return round((low + high) / 2, 2)
+
+
 def depths() -> SpacerDepths:
-    """The spacer's height that puts the element at the verified Hall depth."""
+    """The spacer's height that puts the element at :func:`tile_depth`."""
     element = ELEMENT_BELOW_FACE["sot23"]
-    height = HALL.depth_mm - element - STACK.total_mm + SENSOR_HEIGHT_MM
+    height = tile_depth() - element - STACK.total_mm + SENSOR_HEIGHT_MM
     return SpacerDepths(round(height, 3), SENSOR_HEIGHT_MM, element)
+
+
+def summary() -> str:
+    """What the spacer gives, as hardware/README.md says it (the tests compare)."""
+    d = depths().depth_mm
+    low, high = d - DEPTH_TOLERANCE_MM, d + DEPTH_TOLERANCE_MM
+    return (
+        f"Its top holds the maze sheet and the {STACK.cover_mm:g} mm cover so the figures' "
+        f"{MAGNET_DIAMETER_MM:g} x {MAGNET_HEIGHT_MM:g} mm {MAGNET_GRADE} magnets stand "
+        f"{d:g} mm above each DRV5032AJ's sensing element ({ELEMENT_BELOW_FACE['sot23']:g} mm "
+        f"under the SOT-23's face; the spacer is {depths().height_mm:g} mm tall): "
+        f"`companion hardware magnets --magnet {MAGNET_DIAMETER_MM:g}x{MAGNET_HEIGHT_MM:g} "
+        f"--grade {MAGNET_GRADE} --sensor drv5032aj --depth {d:g}` passes, and so do "
+        f"{low:g} and {high:g} mm (the tests measure it on the mesh)."
+    )
 
 
 def _box(x0: float, y0: float, x1: float, y1: float, z0: float, z1: float) -> Manifold:
