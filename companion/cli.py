@@ -148,6 +148,13 @@ def _parser() -> argparse.ArgumentParser:
         "print their win rates side by side",
     )
     sim.add_argument("--json", action="store_true")
+    sim.add_argument(
+        "--journal",
+        type=Path,
+        default=None,
+        help="write the games into this journal (with names beside it) for the replays and "
+        "the statistics, taking --seekers and --mummy in turn (bot, easy, normal, hard)",
+    )
     sim.set_defaults(func=_simulate)
 
     selftest = sub.add_parser("selftest", help="check every LED and sensor of the board")
@@ -332,8 +339,27 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    maze, _ = load_maze(args.maze)
+    maze, maze_text = load_maze(args.maze)
     options = Options(mummy_moves_exactly=args.exact)
+    if args.journal is not None:
+        from companion.service.simulated_journal import TABLE, write_games
+
+        wanted = tuple(m for m in (TABLE if "all" in args.mummy else args.mummy) if m in TABLE)
+        if not wanted:
+            print(f"--journal takes the mummies {', '.join(TABLE)}", file=sys.stderr)
+            return 2
+        ids = write_games(
+            args.journal,
+            maze,
+            maze_text,
+            games=args.games,
+            seekers=tuple(dict.fromkeys(args.seekers)),
+            mummies=wanted,
+            seed=args.seed,
+            options=options,
+        )
+        print(f"{len(ids)} games written to {args.journal} (games {ids[0]} to {ids[-1]})")
+        return 0
     mummies = MUMMIES if "all" in args.mummy else tuple(dict.fromkeys(args.mummy))
     seekers = tuple(dict.fromkeys(args.seekers))
     cells: dict[tuple[int, str], Summary] = {}

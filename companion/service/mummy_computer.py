@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.games.mummy.belief import Belief
+from companion.games.mummy.belief import Belief, belief_figures
 from companion.games.mummy.commands import Command, MummyStep
 from companion.games.mummy.computer import ComputerMummy, Level, computer_seed
 from companion.games.mummy.engine import RuleError, apply, new_game
@@ -96,22 +96,7 @@ class ComputerSeat:
             belief, setup = self._belief, self._setup
             if belief is None or setup is None:
                 return None
-            figures = []
-            for f, colour in enumerate(setup.figures):
-                cells = belief.cells(f)
-                probs = belief.prob[f]
-                top = max((probs.get(c, 0.0) for c in cells), default=0.0) or 1.0
-                figures.append(
-                    {
-                        "colour": colour.value,
-                        "count": len(cells),
-                        # Still possibly on the start field (no cell of the maze: at the
-                        # start every figure is there, and "0 cells" would say nothing).
-                        "start": bool((belief.possible[f] >> setup.maze.start_node) & 1),
-                        "cells": cells,
-                        "shade": [round(probs.get(c, 0.0) / top, 3) for c in cells],
-                    }
-                )
+            figures = belief_figures(belief, setup.maze, setup.figures)
             return {"figures": figures}
 
     # -- the thread -----------------------------------------------------------------------

@@ -166,11 +166,15 @@ class Service(BoardGameLoop[Published]):
         seed = int.from_bytes(os.urandom(8), "little")
         hands = options.pop("hands", None)
         also = options.pop("also", None)
+        facts = options.pop("table", None)
         setup = make_game_setup(self.maze, colours, seed=seed, **options)
         if hands is not None:
             setup = replace(setup, hands=tuple(self._hand(cells) for cells in hands))
         game = RunningGame(0, setup, self.maze_text)
-        game.id = self.journal.new_game(KIND, game.setup_json(), also)
+        data = game.setup_json()
+        if facts:  # who played the mummy and whether its aid was on, for replays and statistics
+            data["table"] = facts
+        game.id = self.journal.new_game(KIND, data, also)
         log.info("new game %d: %s", game.id, ", ".join(colours))
         return game
 
@@ -210,7 +214,8 @@ class Service(BoardGameLoop[Published]):
 
     def new_game(self, colours: list[str], timeout: float = 5.0, **options: Any) -> int:
         """Start a game (options: see ``make_game_setup``; ``hands``: each seeker's
-        physical mission cards by treasure cell name, dealt by hand; ``also``: called
+        physical mission cards by treasure cell name, dealt by hand; ``table``: the table's
+        facts kept with the record (``{"computer": level or None, "aid": bool}``); ``also``: called
         with the game's id inside the journal's transaction, see ``Journal.new_game``)."""
         return int(self._call("new_game", (colours, options), "host", timeout=timeout))
 

@@ -34,6 +34,9 @@ check         the board check ``/check`` (it shows where   the same
               the mummy's device
 journal       a game's record (every move): the host,   --
               but not the mummy's device
+replay       a finished game's replay and export, the    --
+              statistics: the host and every seat; a
+              game that is not over: nobody (in words)
 /healthz      everyone: alive or not; the details       --
               (versions that tick with every touch of
               the board) the host, but not the
@@ -47,7 +50,7 @@ from typing import Literal
 
 from .seats import WATCH
 
-Game = Literal["mummy", "lootnrun", "crypt", "host", "sim", "journal", "check"]
+Game = Literal["mummy", "lootnrun", "crypt", "host", "sim", "journal", "check", "replay"]
 Action = Literal["look", "act"]
 
 #: The maze page each kind of seat may open.
@@ -75,6 +78,10 @@ def may(seat: str | None, host: bool, game: Game, action: Action, page: str = ""
         return sees_figures(seat, host)
     if game == "mummy":
         return seat is not None and seat_kind(seat) == page
+    if game == "replay":
+        # A finished game's replay, its export and the statistics: the host and every
+        # seat (each game's own check refuses a game that is not over, in words).
+        return host or seat is not None
     if game in OPEN_GAMES:
         if host:
             return True

@@ -20,6 +20,7 @@ OPTIONAL_AREAS = (
     "companion.web.lootnrun",  # the Loot N Run score track
     "companion.web.crypt",  # Into the Crypt
     "companion.web.boardcheck",  # the host's guided board check
+    "companion.web.replay",  # finished games: their replay and export, the statistics
 )
 
 

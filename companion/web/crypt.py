@@ -156,6 +156,8 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
     # The end screen: the winner and the summary; the undo of the winning move is the host's.
     last = published.history[-1].text if published.history else None
     view["summary"] = crypt_summary(published.state, published.computer, last)
+    if view["summary"] is not None and published.game_id is not None:
+        view["summary"]["replay"] = f"/replay/{published.game_id}"
     if view["summary"] is not None and not board["host"]:
         view["can_undo"] = False
     if not board["plays_crypt"]:

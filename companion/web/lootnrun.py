@@ -166,6 +166,9 @@ def _view(
     view = svc.view(published)
     state = (published or svc.published).state
     view["summary"] = None if state is None else lootnrun_summary(state)
+    game_id = (published or svc.published).game_id
+    if view["summary"] is not None and game_id is not None:
+        view["summary"]["replay"] = f"/replay/{game_id}"
     view["host"] = host
     if view["summary"] is not None and not host:
         view["actions"]["undo"] = False

@@ -871,6 +871,7 @@ def _start_game(store: Seats, table: Table, **options: Any) -> None:
             mummy_moves_exactly=table.options.exact,
             mummy_sees_treasures=table.options.treasures,
             first_game=table.options.first_game,
+            table={"computer": table.options.computer or None, "aid": table.options.aid},
             also=stage,
             **options,
         )

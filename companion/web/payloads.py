@@ -279,7 +279,10 @@ def end_summary(published: Published) -> Payload | None:
     summary = published.summary
     if summary is None or not published.state.is_over:
         return None
-    return summary_json(published.state.setup, summary)
+    return {
+        **summary_json(published.state.setup, summary),
+        "replay": f"/replay/{published.game_id}",
+    }
 
 
 def summary_json(setup: Setup, summary: Summary) -> Payload:

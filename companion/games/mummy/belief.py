@@ -11,7 +11,7 @@ and from the mummy's view (card colours left); it is handed nothing else.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .dice import Face
@@ -220,3 +220,24 @@ def _normalised(dist: dict[int, float]) -> dict[int, float]:
     if total <= 0:
         return {}
     return {n: p / total for n, p in dist.items()}
+
+
+def belief_figures(belief: Belief, maze: Maze, colours: Sequence[Any]) -> list[dict[str, Any]]:
+    """What the deduction aid shows per seeker figure: its colour, the cells it can still
+    be on with a shade (1: the likeliest), their count, and whether it may still be on
+    the start field (no cell of the maze: at the start every figure is there)."""
+    figures = []
+    for f, colour in enumerate(colours):
+        cells = belief.cells(f)
+        probs = belief.prob[f]
+        top = max((probs.get(c, 0.0) for c in cells), default=0.0) or 1.0
+        figures.append(
+            {
+                "colour": getattr(colour, "value", colour),
+                "count": len(cells),
+                "start": bool((belief.possible[f] >> maze.start_node) & 1),
+                "cells": cells,
+                "shade": [round(probs.get(c, 0.0) / top, 3) for c in cells],
+            }
+        )
+    return figures
