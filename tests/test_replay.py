@@ -12,13 +12,14 @@ import pytest
 
 from companion.games.mummy.engine import make_setup
 from companion.games.mummy.events import FigureMoved
+from companion.games.mummy.record import setup_to_json
 from companion.games.mummy.replay import NotOver, replay, seat_view
 from companion.games.mummy.simulate import play_game, setup_for
 from companion.games.mummy.state import Phase
 from companion.games.mummy.summary import summarize
 from companion.games.statistics import GameFacts, by_name, canonical, statistics
+from companion.journal import Journal
 from companion.service.autoplay import play_on
-from companion.service.journal import Journal
 from companion.service.player_names import NameRefused, PlayerNames
 from companion.service.replays import ReplayRefused, finished
 from companion.service.simulated_journal import write_games
@@ -172,7 +173,34 @@ def test_an_old_record_replays_or_says_why(tmp_path, default_maze, default_maze_
     assert f"Game {other} cannot be replayed" in words and "version 0" in words
     # The statistics count the old game and name the other as unreadable.
     found = gather(journal, PlayerNames(None))
-    assert [f.id for f in found.facts] == [old] and found.unreadable == 1
+    assert [f.id for f in found.facts] == [old]
+    assert [str(r) for r in found.unreadable] == [words]
+    journal.close()
+
+
+def test_no_game_short_of_its_end_replays(tmp_path, default_maze, default_maze_text):
+    """A property over random games and random moments: the journal holds a game cut
+    anywhere before its end (running, or left for a new game): its replay is refused."""
+    import random
+
+    from companion.games.mummy.record import command_to_json
+
+    journal = Journal(tmp_path / "journal.sqlite")
+    rng = random.Random(39)
+    for seed in range(4):
+        setup = setup_for(default_maze, rng.choice((1, 2, 3, 4)), seed)
+        game = play_game(setup)
+        for cut in rng.sample(range(len(game.commands)), 5):
+            game_id = journal.new_game("mummy", setup_to_json(setup, default_maze_text))
+            for command in game.commands[:cut]:
+                journal.append(game_id, command_to_json(command, default_maze))
+            left = rng.random() < 0.5
+            if left:
+                journal.end_game(game_id)  # left for another game: still not over
+            with pytest.raises(ReplayRefused) as refused:
+                finished(journal, game_id)
+            said = "was left before its end" if left else "still being played"
+            assert said in str(refused.value)
     journal.close()
 
 
@@ -227,7 +255,7 @@ def test_the_statistics_of_fifty_simulated_games(simulated):
     store = PlayerNames(simulated.parent / "players.json")
     found = gather(journal, store)
     stats = statistics(found.facts, store.merged, store.removed)
-    assert stats.games == 52 and found.unreadable == 0
+    assert stats.games == 52 and found.unreadable == []
     assert stats.by_role.games == 52 and stats.by_role.mummy + stats.by_role.seekers == 52
     assert [t.group for t in stats.by_seekers] == ["1", "2", "3", "4"]
     assert [t.games for t in stats.by_seekers] == [13, 13, 13, 13]

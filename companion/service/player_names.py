@@ -15,10 +15,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.errors import ServiceError
 from companion.games.records import MAX_TEXT, RecordError, parse_json
 from companion.i18n import msg
-
-from .loop import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import ServiceError
 from companion.games.lootnrun.engine import apply as lootnrun_apply
 from companion.games.lootnrun.engine import new_game as lootnrun_new
 from companion.games.lootnrun.record import command_from_json as lootnrun_command
@@ -21,10 +22,9 @@ from companion.games.mummy.record import command_from_json, setup_from_json
 from companion.games.mummy.replay import NotOver, Replay, replay
 from companion.games.records import RecordError
 from companion.i18n import Msg, msg
+from companion.journal import Journal, StoredGame
 
 from .crypt_service import CryptGame
-from .journal import Journal, StoredGame
-from .loop import ServiceError
 
 #: The kinds of game a replay can show.
 KINDS = ("mummy", "lootnrun", "crypt")
@@ -32,6 +32,11 @@ KINDS = ("mummy", "lootnrun", "crypt")
 RUNNING = msg(
     "This game is still being played: its replay, which shows every seeker's cells and "
     "cards, opens only once it has ended."
+)
+
+LEFT = msg(
+    "This game was left before its end: it has no reveal, and its replay, which would show "
+    "every seeker's cells and cards, stays shut."
 )
 
 
@@ -90,10 +95,15 @@ def finished(journal: Journal, game_id: int) -> Finished:
     try:
         return _replayed(stored)
     except NotOver:
-        raise ReplayRefused(RUNNING) from None
+        raise ReplayRefused(LEFT if stored.ended else RUNNING) from None
     except (RecordError, ValueError, KeyError, TypeError) as exc:
-        reason = exc.message if isinstance(exc, RecordError) else str(exc)
-        raise _unreadable(stored, reason) from exc
+        raise why_unreadable(stored, exc) from exc
+
+
+def why_unreadable(stored: StoredGame, exc: Exception) -> ReplayRefused:
+    """The refusal of a record this companion cannot replay, with the reason."""
+    reason = exc.message if isinstance(exc, RecordError) else str(exc)
+    return _unreadable(stored, reason)
 
 
 def _unreadable(stored: StoredGame, reason: str) -> ReplayRefused:

@@ -13,8 +13,8 @@ from companion.games.mummy.maze import Maze
 from companion.games.mummy.record import command_to_json, setup_to_json
 from companion.games.mummy.simulate import mummy_player, play_fast, setup_for
 from companion.games.mummy.state import Options
+from companion.journal import Journal
 
-from .journal import Journal
 from .player_names import PlayerNames, names_path
 
 #: The names the simulated players give themselves.

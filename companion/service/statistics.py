@@ -15,11 +15,11 @@ from companion.games.mummy.record import command_from_json, setup_from_json
 from companion.games.mummy.summary import summarize
 from companion.games.records import RecordError
 from companion.games.statistics import GameFacts
+from companion.journal import Journal, StoredGame
 
 from .crypt_service import CryptGame
-from .journal import Journal, StoredGame
 from .player_names import PlayerNames
-from .replays import KINDS, lootnrun_final, table_facts
+from .replays import KINDS, ReplayRefused, lootnrun_final, table_facts, why_unreadable
 
 #: Read at most this many finished games of each kind (newest first).
 LIMIT = 5000
@@ -28,8 +28,8 @@ LIMIT = 5000
 @dataclass(frozen=True)
 class Gathered:
     facts: list[GameFacts]
-    #: Finished games whose record did not replay on this companion.
-    unreadable: int
+    #: Finished games whose record did not replay on this companion, and why.
+    unreadable: list[ReplayRefused]
 
 
 #: Facts already derived, by game and its record's length (a record only changes by an
@@ -39,15 +39,15 @@ _CACHE: dict[tuple[str, int, int, str], GameFacts | None] = {}
 
 def gather(journal: Journal, names: PlayerNames) -> Gathered:
     facts: list[GameFacts] = []
-    unreadable = 0
+    unreadable: list[ReplayRefused] = []
     for kind in KINDS:
         for stored in journal.ended_games(kind, LIMIT):
             key = (journal.path, stored.id, len(stored.commands), repr(stored.commands[-1:]))
             if key not in _CACHE:
                 try:
                     _CACHE[key] = game_facts(stored)
-                except (RecordError, ValueError, KeyError, TypeError):
-                    unreadable += 1
+                except (RecordError, ValueError, KeyError, TypeError) as exc:
+                    unreadable.append(why_unreadable(stored, exc))
                     continue
             found = _CACHE[key]
             if found is not None:

@@ -17,7 +17,7 @@ from flask.typing import ResponseReturnValue
 from companion.games.mummy.words import colour_word
 from companion.i18n import Msg, msg
 from companion.i18n.catalog import LANGUAGES, localize
-from companion.service.journal import JournalWriteError
+from companion.journal import JournalWriteError
 from companion.service.replays import (
     FinishedCrypt,
     FinishedLootNRun,

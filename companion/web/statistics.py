@@ -12,7 +12,7 @@ from companion.games.mummy.words import LEVELS as LEVEL_WORDS
 from companion.games.mummy.words import colour_word
 from companion.games.statistics import LEVELS, catches_on, statistics
 from companion.i18n import N_, Msg, counted, joined, msg, word
-from companion.service.journal import StoredGame
+from companion.journal import StoredGame
 from companion.service.player_names import NameRefused, PlayerNames, names_path
 from companion.service.registry import GAME_NAMES
 from companion.service.statistics import gather, seats_of
