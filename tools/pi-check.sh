@@ -2,18 +2,22 @@
 # The emulated Raspberry Pi check (minutes; not part of `make test`).  Needs root and a
 # Debian host; installs qemu-user-static, mmdebstrap and systemd-container if missing.
 #
-#   sudo tools/pi-check.sh [--fresh] [--arch arm64|armhf] [--negatives]
-#                          [--update-from REV | --no-update] [WORKDIR]
+#   sudo tools/pi-check.sh [--fresh] [--release bookworm|trixie] [--arch arm64|armhf]
+#                          [--negatives] [--update-from REV | --no-update] [WORKDIR]
 #                                                           (WORKDIR: default /var/tmp/pi-check)
 #
-# --negatives breaks a copy of the clone three ways the issue found the check blind to and
-# runs the check on each (minutes each): every one must fail at the step named for it.
+# --release: the Debian release under Raspberry Pi OS (bookworm: Python 3.11, trixie:
+# Python 3.13); each release and architecture has its own cached root.
+# --negatives breaks a copy of the clone the ways earlier issues found the check blind to
+# and runs the check on each (minutes each): every one must fail at the step named for it.
 #
 # arm64 is Raspberry Pi OS 64-bit (Pi 3, 4, 5, Zero 2 W); armhf is the 32-bit one.
 # NOSEC=1 leaves bookworm-security out of the root (for a mirror caught mid-sync).
 #
-# 1. builds a Debian Bookworm root of that architecture from Debian's own archive (kept in WORKDIR as
-#    root.base; --fresh builds it again) and copies it for this run;
+# 1. builds a Debian root of that release and architecture from Debian's own archive (kept
+#    in WORKDIR/RELEASE-ARCH as root.base; --fresh builds it again), without what the
+#    installer's apt step installs (python3-venv, python3-dev, gcc, swig, avahi-daemon), so
+#    that step runs for real; copies it for this run;
 # 2. runs `./install.sh --port 80 --no-start` inside it (qemu-user-static) from a clone
 #    owned by the user pi, with a stand-in /boot/firmware/config.txt and a stand-in
 #    raspi-config (tools/pi-check/raspi-config): everything but starting the service;
@@ -47,6 +51,7 @@
 set -euo pipefail
 FRESH=0
 ARCH=arm64
+RELEASE=bookworm
 NEGATIVES=0
 UPDATE_FROM=HEAD~1
 RUN=""
@@ -55,6 +60,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --fresh) FRESH=1; shift ;;
         --arch) ARCH=${2:-}; shift 2 ;;
+        --release) RELEASE=${2:-}; shift 2 ;;
         --negatives) NEGATIVES=1; shift ;;
         --update-from) UPDATE_FROM=${2:-}; shift 2 ;;
         --no-update) UPDATE_FROM=""; shift ;;
@@ -71,7 +77,11 @@ case $ARCH in
     armhf) QEMU=arm; MODELS=("3B a02082" "4B c03114" "Zero2W 902120") ;;
     *) echo "pi-check: --arch is arm64 or armhf" >&2; exit 2 ;;
 esac
-W=$BASE/$ARCH
+case $RELEASE in
+    bookworm|trixie) ;;
+    *) echo "pi-check: --release is bookworm or trixie" >&2; exit 2 ;;
+esac
+W=$BASE/$RELEASE-$ARCH
 R=$W/root${RUN:+-$RUN}
 LOG=$W/logs${RUN:+-$RUN}
 T0=$(date +%s)
@@ -123,16 +133,24 @@ g() { git -c user.name=pi-check -c user.email=pi-check@localhost -c safe.directo
 if [ "$NEGATIVES" = 1 ]; then
     # Each breakage of a copy of the clone, and the step whose failure must name it.
     NEG=$W/negatives
+    REPO_HEAD=$(git -C "$REPO" rev-parse HEAD~1 2>/dev/null || echo HEAD~1)
     rm -rf "$NEG"; mkdir -p "$NEG"
+    # (the last field: "update" when the breakage needs the update steps to show)
     BREAKS=(
-        "lsb_first|board stack on a Pi ${MODELS[0]%% *}|s/\"lsb_first\", False/\"lsb_first\", True/|companion/board/shift_register.py"
-        "venv-under-root|boot with systemd-nspawn|/^PREFIX = /s#/opt/#/root/#|companion/pi/install.py"
-        "no-char-spi|device access (DeviceAllow, groups, modules)|/^DeviceAllow=char-spi rw\$/d|companion/pi/data/pyramid-companion.service"
+        "lsb_first|board stack on a Pi ${MODELS[0]%% *}|s/\"lsb_first\", False/\"lsb_first\", True/|companion/board/shift_register.py|"
+        "venv-under-root|boot with systemd-nspawn|/^PREFIX = /s#/opt/#/root/#|companion/pi/install.py|"
+        "no-char-spi|device access (DeviceAllow, groups, modules)|/^DeviceAllow=char-spi rw\$/d|companion/pi/data/pyramid-companion.service|"
+        "no-cdc_acm|device access (DeviceAllow, groups, modules)|s/^KERNEL_MODULES = \(\"spidev\", \"cdc_acm\"\)/KERNEL_MODULES = (\"spidev\",)/|companion/pi/install.py|"
+        "modules-not-conf|device access (DeviceAllow, groups, modules)|s#modules-load.d/pyramid-companion.conf#modules-load.d/pyramid-companion#|companion/pi/install.py|"
+        "no-LimitNOFILE|the unit's limits as started|/^LimitNOFILE=/d|companion/pi/data/pyramid-companion.service|"
+        "no-rollback|an update that never answers is put back|s/^    if ok and not answers:\$/    if False:/|companion/pi/install.py|update"
     )
     printf '%-16s %-46s %s\n' breakage "expected FAILED step" result
     status=0
     for b in "${BREAKS[@]}"; do
-        IFS='|' read -r name want expr file <<< "$b"
+        IFS='|' read -r name want expr file needs <<< "$b"
+        # ONLY="name ...": just those breakages
+        [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
         copy=$NEG/$name/pyramid-companion
         mkdir -p "$copy"
         copy_clone "$copy"
@@ -145,7 +163,8 @@ if [ "$NEGATIVES" = 1 ]; then
         from=$W/root.base
         [ "${NEG_FROM:-}" != base ] && [ -x "$W/root/usr/bin/python3" ] && ! mountpoint -q "$W/root/proc" && from=$W/root
         PI_CHECK_FROM=$from \
-            "$copy/tools/pi-check.sh" --arch "$ARCH" --repo "$copy" --run "neg-$name" --no-update "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
+            "$copy/tools/pi-check.sh" --release "$RELEASE" --arch "$ARCH" --repo "$copy" --run "neg-$name" \
+            $([ "$needs" = update ] && echo --update-from "$REPO_HEAD" || echo --no-update) "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
             || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //' || true)
         [ -n "$got" ] || got="no FAILED line (see $NEG/$name.log)"
         if [[ $got == "$want:"* ]]; then result="failed there: ${got#"$want: "}"; else result="WRONG: $got"; status=1; fi
@@ -175,17 +194,17 @@ update-binfmts --enable qemu-$QEMU 2>/dev/null || true
 arch-test $ARCH > "$LOG/arch-test.log" 2>&1 || fail "$ARCH binaries do not run here" "$LOG/arch-test.log"
 ok
 
-step "bookworm $ARCH root"
+step "$RELEASE $ARCH root"
 if [ "$FRESH" = 1 ] || [ ! -x "$W/root.base/usr/bin/python3" ]; then
     rm -rf "$W/root.base" "$W/root.tmp"
     M=http://deb.debian.org/debian
-    # NOSEC=1 builds without bookworm-security (its armhf index was once stale on the mirror).
-    SECURITY="deb http://deb.debian.org/debian-security bookworm-security main"
+    # NOSEC=1 builds without the security suite (its armhf index was once stale on the mirror).
+    SECURITY="deb http://deb.debian.org/debian-security $RELEASE-security main"
     [ "${NOSEC:-0}" = 1 ] && SECURITY=""
     mmdebstrap --arch=$ARCH --variant=important --aptopt='Acquire::Retries "3"' \
-        --include=python3,python3-venv,python3-dev,python3-pip,gcc,make,ca-certificates,systemd,systemd-sysv,dbus,udev,avahi-daemon \
+        --include=python3,ca-certificates,systemd,systemd-sysv,dbus,udev,make,git \
         --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/" 2>/dev/null; chroot "$1" update-ca-certificates' \
-        bookworm "$W/root.tmp" "deb $M bookworm main" "deb $M bookworm-updates main" \
+        "$RELEASE" "$W/root.tmp" "deb $M $RELEASE main" "deb $M $RELEASE-updates main" \
         ${SECURITY:+"$SECURITY"} \
         > "$LOG/mmdebstrap.log" 2>&1 || fail "mmdebstrap" "$LOG/mmdebstrap.log"
     mv "$W/root.tmp" "$W/root.base"
@@ -234,20 +253,27 @@ step "install.sh --port 80 --no-start"
 in_root "$CLONE/install.sh" --port 80 --no-start > "$LOG/install.log" 2>&1 \
     || fail "install.sh" "$LOG/install.log"
 sed 's/^/    | /' "$LOG/install.log"
+grep -q "^\[ok\] *release: .*($RELEASE), Python 3" "$LOG/install.log" || fail "no '[ok] release' line naming $RELEASE" "$LOG/install.log"
+grep -q '^\[ok\] *apt packages' "$LOG/install.log" || fail "the apt step did not run on a root lacking its packages" "$LOG/install.log"
 grep -q '^\[ok\] *enable SPI' "$LOG/install.log" || fail "raspi-config do_spi never ran" "$LOG/install.log"
 grep -q '^reboot once.*spi1-1cs.*core_freq' "$LOG/install.log" || fail "no reboot advice naming spi1-1cs and core_freq" "$LOG/install.log"
 ok
 
 step "install.sh again (idempotent)"
 cp "$R/boot/firmware/config.txt" "$LOG/config-after-1.txt"
-in_root "$CLONE/install.sh" --port 80 --no-start > "$LOG/install2.log" 2>&1 \
-    || fail "install.sh, second run" "$LOG/install2.log"
-grep -E '^\[(ok|FAILED)' "$LOG/install2.log" | grep -v 'python packages' && fail "a step ran again" "$LOG/install2.log"
+# A plain re-run (no --port) with no network at all: the port is remembered, nothing is
+# fetched (unshare -n: a network namespace with only a loopback that is down).
+unshare -n chroot "$R" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root LANG=C.UTF-8 "$CLONE/install.sh" --no-start > "$LOG/install2.log" 2>&1 \
+    || fail "install.sh, second run (plain, offline)" "$LOG/install2.log"
+grep -E '^\[(ok|FAILED)' "$LOG/install2.log" | grep -v ' release: ' && fail "a step ran again" "$LOG/install2.log"
+grep -q '^\[done\] *python packages: the venv already holds this version' "$LOG/install2.log" || fail "the venv was built again" "$LOG/install2.log"
 grep -q '^\[done\] *enable SPI: SPI already enabled' "$LOG/install2.log" || fail "no 'SPI already enabled'" "$LOG/install2.log"
 grep -q '^\[done\] *firmware config: config.txt already set' "$LOG/install2.log" || fail "no 'config.txt already set'" "$LOG/install2.log"
 cmp -s "$LOG/config-after-1.txt" "$R/boot/firmware/config.txt" || fail "config.txt changed on the second run" "$LOG/install2.log"
 grep -q '^reboot once' "$LOG/install2.log" || fail "the reboot still pending was not said again" "$LOG/install2.log"
-ok "$(grep -c '^\[done\]' "$LOG/install2.log") steps already done; the reboot advice again"
+[ -f "$R$P_UNIT.d/port80.conf" ] || fail "the plain re-run dropped port 80" "$LOG/install2.log"
+ok "$(grep -c '^\[done\]' "$LOG/install2.log") steps already done, offline, port 80 kept; the reboot advice again"
 
 step "the clone as it was"
 (cd "$R$CLONE" && find . -printf '%u %m %p\n' | sort) > "$LOG/clone-after.txt"
@@ -324,7 +350,7 @@ Description=pi-check: report the companion's state
 After=pyramid-companion.service
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal'
+ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p LimitNOFILE -p LimitNOFILESoft > /root/unit-limits-show; cat /proc/$(systemctl show -p MainPID --value pyramid-companion)/limits > /root/unit-limits; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal'
 [Install]
 WantedBy=multi-user.target
 UNIT
@@ -346,6 +372,11 @@ curl -fsS --max-time 30 http://127.0.0.1/healthz > "$LOG/healthz.json" || fail "
 echo "    | $(head -c 300 "$LOG/healthz.json")"
 grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /'
 ok
+
+step "the unit's limits as started"
+python3 "$REPO/tools/pi-check/limits_check.py" "$R/root/unit-limits-show" "$R/root/unit-limits" \
+    "$REPO/companion/service/webserver.py" > "$LOG/limits.log" 2>&1 || fail "$(tail -1 "$LOG/limits.log")" "$LOG/limits.log"
+ok "$(cat "$LOG/limits.log")"
 
 if [ -n "$UPDATE_FROM" ]; then
     LEADER=$(pgrep -P "$NSPAWN" | head -1)
@@ -379,9 +410,15 @@ if [ -n "$UPDATE_FROM" ]; then
     printf 'gpiozero==0.0.1  # pi-check: no index has it\n' >> "$UPD/work/constraints-pi.txt"
     g -C "$UPD/work" commit -qam "broken: a pin no index has" >> "$LOG/update-git.log" 2>&1
     BAD=$(g -C "$UPD/work" rev-parse HEAD)
+    # A version that installs and starts but never answers /healthz (its route renamed).
+    g -C "$UPD/work" reset -q --hard "$NEW"
+    sed -i 's#^@bp.get("/healthz")#@bp.get("/healthz-never")#' "$UPD/work/companion/web/health.py"
+    grep -q 'healthz-never' "$UPD/work/companion/web/health.py" || fail "companion/web/health.py has no /healthz route to silence"
+    g -C "$UPD/work" commit -qam "silent: never answers /healthz" >> "$LOG/update-git.log" 2>&1
+    SILENT=$(g -C "$UPD/work" rev-parse HEAD)
     { g init -q --bare -b main "$R$UPSTREAM" && g -C "$UPD/work" push -q "$R$UPSTREAM" "$OLD:refs/heads/main" \
         && g clone -q "$R$UPSTREAM" "$R$TABLE" && g -C "$R$TABLE" remote set-url origin "$UPSTREAM" \
-        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken"; } \
+        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken" "$SILENT:refs/heads/silent"; } \
         >> "$LOG/update-git.log" 2>&1 || fail "the upstream and the table's clone" "$LOG/update-git.log"
     chown -R 1000:1000 "$R$UPSTREAM" "$R$TABLE"
     in_box sh -c "cd $TABLE && ./install.sh --port 80" > "$LOG/update-previous.log" 2>&1 \
@@ -453,6 +490,18 @@ if [ -n "$UPDATE_FROM" ]; then
         || fail "no 'the previous version ${NEW:0:10} is back' (with /healthz)" "$LOG/update-bad.log"
     running_this "$LOG/update-bad.log" "$before"
     ok "${NEW:0:10} back and answering; game, cookie, key and board.toml kept"
+
+    step "an update that never answers is put back"
+    g -C "$R$UPSTREAM" update-ref refs/heads/main "$SILENT"
+    before=$(unit_id)
+    in_box sh -c "cd $TABLE && ./install.sh update" > "$LOG/update-silent.log" 2>&1 \
+        && fail "install.sh update to a version that never answers /healthz said it worked" "$LOG/update-silent.log"
+    sed 's/^/    | /' "$LOG/update-silent.log"
+    grep -q '^\[FAILED\]  healthz: ' "$LOG/update-silent.log" || fail "no '[FAILED]  healthz' line" "$LOG/update-silent.log"
+    grep -qx "the previous version ${NEW:0:10} is back" "$LOG/update-silent.log" \
+        || fail "no 'the previous version ${NEW:0:10} is back' (with /healthz)" "$LOG/update-silent.log"
+    running_this "$LOG/update-silent.log" "$before"
+    ok "${NEW:0:10} back and answering after ${SILENT:0:10} stayed silent; data kept"
 fi
 
 step "shut down"

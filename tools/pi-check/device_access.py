@@ -51,6 +51,28 @@ def unit_values(texts: list[str], key: str) -> list[str]:
     return values
 
 
+#: Where systemd-modules-load reads its lists, and what it reads there (modules-load.d(5)).
+MODULES_DIRS = ("etc/modules-load.d", "run/modules-load.d", "usr/lib/modules-load.d",
+                "lib/modules-load.d")  # fmt: skip
+
+
+def modules_loaded_at_boot(root: Path) -> dict[str, str]:
+    """The modules systemd-modules-load loads in ``root``, as it reads them: only
+    ``*.conf`` files (one in /etc overrides the same name further down), a module name per
+    line, lines starting with ``#`` or ``;`` ignored.  Module -> the file naming it."""
+    files: dict[str, Path] = {}
+    for folder in reversed(MODULES_DIRS):
+        for conf in sorted((root / folder).glob("*.conf")):
+            files[conf.name] = conf
+    loaded: dict[str, str] = {}
+    for name in sorted(files):
+        for line in files[name].read_text("utf-8", "replace").splitlines():
+            line = line.strip()
+            if line and not line.startswith(("#", ";")):
+                loaded.setdefault(line, name)
+    return loaded
+
+
 def udev_group(root: Path, node: str) -> str | None:
     """The GROUP= the root's udev rules give ``node`` (the last assignment wins)."""
     files: dict[str, Path] = {}
@@ -78,11 +100,13 @@ def check(root: Path, unit: Path, modules_load: Path, venv: Path, nodes: list[st
     allowed = [value.split() for value in unit_values(texts, "DeviceAllow")]
     after = " ".join(unit_values(texts, "After")).split()
     groups = " ".join(unit_values(texts, "SupplementaryGroups") + unit_values(texts, "Group"))
-    try:
-        loaded = modules_load.read_text("utf-8").split()
-    except OSError:
-        loaded = []
+    loaded = modules_loaded_at_boot(root)
     problems = []
+    if modules_load.suffix != ".conf" or modules_load.parent.name != "modules-load.d":
+        problems.append(
+            f"{modules_load.name}: systemd-modules-load reads only *.conf files in a "
+            "modules-load.d directory, so it loads nothing from this one"
+        )
     for node in sorted(set(nodes)):
         name = Path(node).name
         kind = next((k for k in KERNEL_NAMES if fnmatch.fnmatchcase(name, k[0])), None)
@@ -105,12 +129,13 @@ def check(root: Path, unit: Path, modules_load: Path, venv: Path, nodes: list[st
                 if module not in loaded or "systemd-modules-load.service" not in after:
                     problems.append(
                         f"{node}: char-{major} is looked up in /proc/devices at start, but "
-                        f"{module} is not loaded before the unit ({modules_load} lists it: "
-                        f"{module in loaded}; After=systemd-modules-load.service: "
+                        f"{module} is not loaded before the unit (a *.conf file of "
+                        f"modules-load.d names it, as systemd reads them: {module in loaded}; "
+                        "After=systemd-modules-load.service: "
                         f"{'systemd-modules-load.service' in after})"
                     )
                     continue
-                said.append(f"{module} loaded before it")
+                said.append(f"{module} loaded before it ({loaded[module]})")
         group = udev_group(root, name)
         if group is None or group not in groups.split():
             problems.append(f"{node}: udev gives it group {group}, not one of the unit's: {groups}")
