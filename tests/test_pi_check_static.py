@@ -53,15 +53,22 @@ def make_root(tmp_path: Path, unit: str) -> Path:
     return root
 
 
-def problems(tmp_path: Path, unit: str) -> list[str]:
+def problems(
+    tmp_path: Path,
+    unit: str,
+    modules: str = install.MODULES_TEXT,
+    modules_name: str = "pyramid-companion.conf",
+) -> list[str]:
     if sys.platform != "linux" or Path(sys.executable).resolve().read_bytes()[18] != 62:
         pytest.skip("the stand-in root's python is this machine's: x86-64 only")
     root = make_root(tmp_path, unit)
+    (root / "etc/modules-load.d/pyramid-companion.conf").unlink()
+    (root / "etc/modules-load.d" / modules_name).write_text(modules)
     module = load()
     result: list[str] = module.check(
         root,
         root / "etc/systemd/system" / install.UNIT_NAME,
-        root / "etc/modules-load.d/pyramid-companion.conf",
+        root / "etc/modules-load.d" / modules_name,
         Path("/opt/pyramid-companion/venv"),
         NODES,
     )
@@ -96,6 +103,61 @@ def test_a_group_the_unit_lacks_fails(tmp_path: Path) -> None:
     assert found == [
         "/dev/ttyACM1: udev gives it group dialout, not one of the unit's: gpio spi companion"
     ]
+
+
+def test_cdc_acm_named_only_in_a_comment_is_not_loaded(tmp_path: Path) -> None:
+    """The modules file read as systemd-modules-load reads it: a comment is no module."""
+    modules = install.MODULES_TEXT.replace("\ncdc_acm\n", "\n")
+    assert "cdc_acm" in modules  # still in the comment
+    found = problems(tmp_path, install.unit_text(), modules)
+    assert [p.split(":")[0] for p in found] == ["/dev/ttyACM1"]
+
+
+def test_a_modules_file_without_conf_is_never_read(tmp_path: Path) -> None:
+    found = problems(tmp_path, install.unit_text(), modules_name="pyramid-companion")
+    assert found[0].startswith("pyramid-companion: systemd-modules-load reads only *.conf")
+    assert [p.split(":")[0] for p in found[1:]] == [
+        "/dev/spidev0.0",
+        "/dev/spidev1.0",
+        "/dev/ttyACM1",
+    ]
+
+
+LIMITS = "Limit                     Soft Limit           Hard Limit           Units\n"
+
+
+@pytest.mark.parametrize(
+    ("show", "running", "fails"),
+    [
+        ("LimitNOFILE=4096\nLimitNOFILESoft=4096\n", "4096 4096", False),
+        ("LimitNOFILE=524288\nLimitNOFILESoft=1024\n", "4096 524288", True),  # removed
+        ("LimitNOFILE=2048\nLimitNOFILESoft=2048\n", "2048 2048", True),  # lowered
+    ],
+    ids=["as shipped", "removed", "lowered"],
+)
+def test_the_units_limits_as_started_hold_what_the_companion_needs(
+    show: str, running: str, fails: bool
+) -> None:
+    from companion.service.webserver import WANTED_FILES
+
+    module = load("limits_check")
+    source = (ROOT / "companion/service/webserver.py").read_text()
+    assert module.wanted(source) == WANTED_FILES
+    limits = (
+        LIMITS + f"Max open files            {running.replace(' ', '                 ')} files\n"
+    )
+    if fails:
+        with pytest.raises(SystemExit, match="allows too few file handles"):
+            module.check(show, limits, WANTED_FILES)
+    else:
+        assert module.check(show, limits, WANTED_FILES).startswith("LimitNOFILE 4096:4096")
+
+
+def test_pi_check_knows_every_negative_and_both_releases() -> None:
+    script = (ROOT / "tools/pi-check.sh").read_text()
+    for name in ("no-cdc_acm", "modules-not-conf", "no-LimitNOFILE", "no-rollback"):
+        assert f'"{name}|' in script
+    assert "bookworm|trixie) ;;" in script
 
 
 LISTING = """@basic-io

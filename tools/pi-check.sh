@@ -230,7 +230,8 @@ mount --bind /dev "$R/dev"
 mount --bind /dev/pts "$R/dev/pts"
 # No g++ (an older cached root has build-essential): the installer's gcc and python3-dev
 # must be enough for every package built from source. make stays: the user's make clean.
-in_root apt-get purge -y -qq build-essential g++ > "$LOG/purge.log" 2>&1 || fail "apt-get purge" "$LOG/purge.log"
+in_root sh -c 'for p in build-essential g++; do if dpkg -s $p >/dev/null 2>&1; then apt-get purge -y -qq $p || exit 1; fi; done' \
+    > "$LOG/purge.log" 2>&1 || fail "apt-get purge" "$LOG/purge.log"
 in_root useradd --create-home --uid 1000 --shell /bin/sh pi 2>/dev/null || true
 chown -R 1000:1000 "$R/home/pi"
 ok "$(du -shx "$R" | cut -f1) from $(basename "$FROM")"

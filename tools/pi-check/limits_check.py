@@ -30,10 +30,14 @@ def check(show: str, limits: str, need: int) -> str:
     hard = values.get("LimitNOFILE", "?")
     row = next((line for line in limits.splitlines() if line.startswith("Max open files")), "")
     running = row.split()[3:5] if row else ["?", "?"]
+    seen = (
+        ("LimitNOFILESoft", soft),
+        ("LimitNOFILE", hard),
+        ("the running process's soft limit", running[0]),
+    )
     problems = [
         f"{name} {value} < {need}"
-        for name, value in (("LimitNOFILESoft", soft), ("LimitNOFILE", hard),
-                            ("the running process's soft limit", running[0]))  # fmt: skip
+        for name, value in seen
         if not value.isdigit() or int(value) < need
     ]
     if problems:
