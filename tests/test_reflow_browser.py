@@ -1,0 +1,98 @@
+"""Zoom and reflow in chromium: no page disables zoom, and at 320 CSS px wide, and on a
+phone with its text at 200 %, every page keeps all its content and controls without
+sideways scrolling (only the maze's own scroller may scroll sideways)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.test_axe_browser import device
+from tests.test_browser import sync_api
+from tests.test_end_browser import browser, put_board_right, site
+
+__all__ = ["browser", "site"]
+
+#: Elements of a page allowed to scroll sideways themselves: the maze's scroller.
+SCROLLERS = ".board.zoomable, .reader-grid"
+
+#: What spills past the page's right edge (the maze's scroller and what is in it aside),
+#: and whether the page itself scrolls sideways.
+OVERFLOW = """scrollers => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest(scrollers) || e.closest('[hidden]')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    if (r.right > width + 1 || r.left < -1) {
+      out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className && e.className.baseVal === undefined ? e.className : ''} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+  }
+  return {page: document.scrollingElement.scrollWidth - width, out: out.slice(0, 5)};
+}"""
+
+BIG_TEXT = "html { font-size: 200% !important; }"
+
+
+def reflows(page: Any) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(OVERFLOW, SCROLLERS)
+    return result
+
+
+def test_every_page_reflows_at_320_px_and_200_percent_text(site, browser) -> None:
+    from companion.games.mummy.state import Phase
+    from companion.service.autoplay import play_on
+
+    appliance, url = site
+    service = appliance.service
+    expect = sync_api.expect
+    host = device(browser)
+    host.goto(url + "/")
+    expect(host).to_have_url(url + "/host")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.locator("#seats li")).to_have_count(5)
+    codes = {
+        li.get_attribute("data-seat"): li.locator(".code").inner_text()
+        for li in host.locator("#seats li").all()
+    }
+    put_board_right(appliance)
+    play_until = lambda done: play_on(appliance, until=done)  # noqa: E731
+    play_until(lambda: service.game.current.phase is Phase.MUMMY_MOVING)
+
+    found: dict[str, Any] = {}
+    pages = {
+        "landing": "/",
+        "host": "/host",
+        "past games": "/host/games",
+        "sim": "/sim",
+        "check": "/check",
+        "crypt": "/crypt",
+        "loot n run": "/lootnrun",
+        "rules": "/rules/mummy",
+        "join": f"/join/{codes['seeker1']}",
+    }
+    seats = {"mummy": "/mummy", "seeker0": "/seeker", "table": "/table", "watch": "/watch"}
+    for width, text in ((320, ""), (390, BIG_TEXT)):
+        tag = f"{width} px" + (", 200 % text" if text else "")
+        for name, path in {**pages, **seats}.items():
+            page = device(browser, width, 700)
+            if name in seats:
+                page.goto(f"{url}/join/{codes[name if name != 'seeker0' else 'seeker0']}")
+                page.locator("#join").click()
+                page.wait_for_selector("#guidance:not(:empty)")
+            elif name != "landing":
+                page.context.add_cookies(host.context.cookies())
+            page.goto(url + path)
+            page.wait_for_selector("main", state="attached")
+            # Zoom is never turned off.
+            viewport = page.locator('meta[name="viewport"]').get_attribute("content") or ""
+            assert "user-scalable=no" not in viewport and "maximum-scale" not in viewport
+            if text:
+                page.add_style_tag(content=text)
+            page.wait_for_timeout(300)
+            result = reflows(page)
+            if result["page"] > 0 or result["out"]:
+                found[f"{name} at {tag}"] = result
+            page.context.close()
+    assert not found, json.dumps(found, indent=1)
