@@ -26,7 +26,10 @@ OVERFLOW = """scrollers => {
     const r = e.getBoundingClientRect();
     if (!r.width || !r.height) continue;
     if (r.right > width + 1 || r.left < -1) {
-      out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className && e.className.baseVal === undefined ? e.className : ''} ${Math.round(r.left)}..${Math.round(r.right)}`);
+      const cls = typeof e.className === 'string' ? e.className : '';
+      const id = e.id ? '#' + e.id : '';
+      const tag = e.tagName.toLowerCase();
+      out.push(`${tag}${id}.${cls} ${Math.round(r.left)}..${Math.round(r.right)}`);
     }
   }
   return {page: document.scrollingElement.scrollWidth - width, out: out.slice(0, 5)};
@@ -78,7 +81,7 @@ def test_every_page_reflows_at_320_px_and_200_percent_text(site, browser) -> Non
         for name, path in {**pages, **seats}.items():
             page = device(browser, width, 700)
             if name in seats:
-                page.goto(f"{url}/join/{codes[name if name != 'seeker0' else 'seeker0']}")
+                page.goto(f"{url}/join/{codes[name]}")
                 page.locator("#join").click()
                 page.wait_for_selector("#guidance:not(:empty)")
             elif name != "landing":
