@@ -218,6 +218,17 @@ def test_the_bom_and_cpl_are_in_jlcpcbs_format_and_agree_with_the_placements(til
             x, y = float(placed[ref]["Mid X"][:-2]), float(placed[ref]["Mid Y"][:-2])
             assert 0 < x < 100 and 0 < y < 100 and placed[ref]["Layer"] == "Top"
     assert sorted(seen) == sorted(placed)  # one line for every placement, once
+    # the CPL's frame is the Gerbers': every part's centre is among its own pads' flashes
+    from companion.hardware.pcb_render import top_flashes
+
+    flashes = top_flashes(tile / "gerbers")
+    for ref, row in placed.items():
+        x, y = float(row["Mid X"][:-2]), float(row["Mid Y"][:-2])
+        reach = max(EXTENT[by_ref[ref]["footprint"]])
+        near = [(fx, fy) for fx, fy in flashes if abs(fx - x) < reach and abs(fy - y) < reach]
+        assert len(near) >= 2, ref
+        # and symmetric about it: the pads' middle is the part's centre
+        assert abs(sum(fx for fx, _ in near) / len(near) - x) < 1.0, ref
     # the assembly service places every part with pads but the connectors (the maker's)
     soldered = {ref for ref in netlist if ref[0] in "UCRD"}
     assert soldered == set(placed)

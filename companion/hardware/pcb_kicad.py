@@ -648,9 +648,14 @@ def drc(board: Any, report: Path) -> dict[str, Any]:
 
 def plot(board: Any, out: Path, plan: dict[str, Any]) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
+    # the files' origin at the board's lower left corner: x right, y up, all positive,
+    # the frame the placement file (CPL) uses too
+    origin = point(0, plan["tile_rows"] * plan["pitch"])
+    board.GetDesignSettings().SetAuxOrigin(origin)
     controller = pcbnew.PLOT_CONTROLLER(board)
     options = controller.GetPlotOptions()
     options.SetOutputDirectory(str(out))
+    options.SetUseAuxOrigin(True)
     options.SetPlotFrameRef(False)
     options.SetUseGerberProtelExtensions(True)
     options.SetUseGerberX2format(True)
@@ -679,7 +684,7 @@ def plot(board: Any, out: Path, plan: dict[str, Any]) -> list[str]:
         written.append(controller.GetPlotFileName())
     controller.ClosePlot()
     drill = pcbnew.EXCELLON_WRITER(board)
-    drill.SetOptions(False, False, pcbnew.wxPoint(0, 0), False)
+    drill.SetOptions(False, False, origin, False)
     drill.SetFormat(True)
     drill.CreateDrillandMapFilesSet(str(out), True, False)
     written += [str(p) for p in sorted(out.glob("*.drl"))]

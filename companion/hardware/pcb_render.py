@@ -59,6 +59,14 @@ def read_back(gerbers: Path) -> Readback:
     return Readback((round(x1 - x0, 2), round(y1 - y0, 2)), names, flashes, plated, unplated)
 
 
+def top_flashes(gerbers: Path) -> list[tuple[float, float]]:
+    """Where the top copper's pads (and vias) are flashed, mm, the files' own frame."""
+    from gerbonara.graphic_objects import Flash
+
+    top = _stack(gerbers)[("top", "copper")]
+    return [(obj.x, obj.y) for obj in top.objects if isinstance(obj, Flash)]
+
+
 def render_copper(gerbers: Path, png: Path, width_px: int = 1400) -> Path:
     """The top and bottom copper over the board, as a maker sees the bare tile from above."""
     import cairosvg
