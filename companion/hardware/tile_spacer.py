@@ -205,7 +205,8 @@ def _spacer_command(args: argparse.Namespace) -> int:
     d = depths()
     print(
         f"{path}: {d.height_mm:g} mm over the tile; magnet to sensing element "
-        f"{d.depth_mm:g} mm (check: companion hardware magnets --sensor drv5032aj "
+        f"{d.depth_mm:g} mm (check: companion hardware magnets --magnet "
+        f"{MAGNET_DIAMETER_MM:g}x{MAGNET_HEIGHT_MM:g} --grade {MAGNET_GRADE} --sensor drv5032aj "
         f"--depth {d.depth_mm:g}); print it top face down"
     )
     return 0
