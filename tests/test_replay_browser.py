@@ -86,9 +86,13 @@ def test_a_maze_game_replays_from_the_end_screen_with_the_reveal_and_each_seat(
     host.locator("#replay-seat").select_option("mummy")
     expect(board.locator(".figure-mark")).to_have_count(0)
     expect(board.locator(".real-mark")).to_have_count(standing)
-    assert board.locator("rect.aid").count() > 0
+    shown = "d => d.frames[d.frames.length - 1].aid.reduce((n, f) => n + f.cells.length, 0)"
+    cells = host.evaluate(
+        f"({shown})(JSON.parse(document.getElementById('replay-data').textContent))"
+    )
+    assert board.locator("rect.aid").count() == cells
     expect(host.locator(".replay-aid")).to_contain_text("cells possible")
-    host.locator("#replay-first").click()
+    host.locator("#replay-moment").fill(str(int(total) // 2))
     host.locator(".replay-view").screenshot(path=str(SHOTS / "replay-mummy-view.png"))
     # Red's view: Blue's cards are not Red's to know.
     host.locator("#replay-seat").select_option("seeker0")
@@ -124,6 +128,7 @@ def test_a_maze_game_replays_from_the_end_screen_with_the_reveal_and_each_seat(
     expect(offline.locator(".reveal h2")).to_have_text("Die Auflösung")
     offline.locator("#replay-last").click()
     expect(offline.locator(".replay-at")).to_contain_text(f"{total} von {total}")
+    offline.screenshot(path=str(SHOTS / "replay-export-offline-de.png"), full_page=True)
     assert asked == []
     context.close()
 

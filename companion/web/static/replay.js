@@ -109,9 +109,13 @@
       s("text", {x: m[0], y: m[1] + 5, "text-anchor": "middle", class: "piece-letter dark"}, g).textContent = "M";
     }
     if (!view.board && view.aid && frame.aid) {
-      // The truth beside the belief: where each figure really stood, as a dashed ring.
+      // The truth beside the belief: where each figure really stood, as a dashed ring
+      // (figures sharing a room side by side).
+      const seen = {};
       frame.positions.forEach((node, f) => {
-        const p = xy(node); if (!p) return;
+        const q = xy(node); if (!q) return;
+        const k = seen[node] = (seen[node] || 0) + 1;
+        const p = [q[0] + (k - 1) * 10, q[1] + (k - 1) * 10];
         const fig = data.figures[f];
         const g = s("g", {class: "real-mark", role: "img", "aria-label": `${fig.name} (${L.real}): ${data.cells[node]}`}, svg);
         s("circle", {cx: p[0], cy: p[1], r: 14, fill: "none", stroke: COLOURS[fig.colour] || "#888", "stroke-width": 3, "stroke-dasharray": "4 3"}, g);
