@@ -58,7 +58,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("hardware", "section"): ["--position=no-such-position", "--out=section.png"],
     # never KiCad here (a minute a run): the config is missing, so it stops before
     ("hardware", "pcb"): ["--out=tile", "--config=no-such-board.toml"],
-    ("hardware", "spacer"): ["--out=spacer"],
+    ("hardware", "spacer"): ["--out=spacer", "--config=no-such-board.toml"],
 }
 POSITIONAL = "missing-file"
 #: Commands that refuse to run for want of other options, whatever the one tested says.
@@ -66,6 +66,7 @@ INCOMPLETE = {
     ("hotspot",): "companion hotspot: give --name and --password (or --remove)",
     ("hardware", "section"): "--position no-such-position: no such position",
     ("hardware", "pcb"): "companion: no-such-board.toml: No such file or directory",
+    ("hardware", "spacer"): "companion: no-such-board.toml: No such file or directory",
 }
 
 
