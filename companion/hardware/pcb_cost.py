@@ -1,8 +1,8 @@
 """The cost of N tiles from an assembly service, with the date and source of every figure.
 
-No fab can be reached from here: the figures are JLCPCB's published ones as they read in
-stored copies of their pages (assembly fees: the SMT assembly FAQ; part prices: LCSC's
-catalogue pages at the quantities ordered), dated below.  The table says which lines are
+No fab can be reached from here: the assembly fees are JLCPCB's published ones as they
+read in a stored copy of their SMT assembly FAQ; the part prices, the bare boards and the
+shipping are estimates, marked so in the table; all dated below.  The table says which lines are
 published fees and which are estimates; a maker gets the binding quote by uploading the
 zip, the BOM and the CPL at jlcpcb.com.
 """
@@ -20,7 +20,10 @@ SOURCE_FEES = (
     "fee $8.00, stencil $1.50, $0.0017 per solder joint; $3.00 loading fee per extended "
     "part type (jlcpcb.com/parts, 'Extended components')"
 )
-SOURCE_PARTS = "LCSC unit prices at 100+ pieces as listed on lcsc.com (estimates, see note)"
+SOURCE_PARTS = (
+    "estimates of LCSC's unit prices at 100+ pieces (lcsc.com could not be reached from "
+    "where these files were made: check each part's price and stock there)"
+)
 SETUP_USD, STENCIL_USD, JOINT_USD, EXTENDED_USD = 8.00, 1.50, 0.0017, 3.00
 #: Unit prices (USD) and library class at JLCPCB, by LCSC number.
 PRICES: dict[str, tuple[float, str]] = {
