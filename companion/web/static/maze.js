@@ -7,6 +7,32 @@ const LABEL = 18;  // the band around the maze with the column letters and row n
 const COLOURS = {red: "#d33", blue: "#36c", white: "#eee", green: "#3a3", yellow: "#eb0",
                  turquoise: "#1bb", violet: "#95c"};
 
+// Colour is never the only sign: each colour has its own shape too, on the treasures'
+// marks, the figures and the players' rows (tests/test_colour_marks.py checks the pairs
+// under simulated colour blindness).
+const SHAPES = {red: "circle", blue: "square", white: "triangle", green: "diamond", yellow: "hexagon",
+                turquoise: "pentagon", violet: "star"};
+
+// A colour's shape of radius r around (cx, cy) in the SVG `parent`.
+function shapeEl(colour, cx, cy, r, attrs, parent) {
+  const shape = SHAPES[colour] || "circle";
+  const all = Object.assign({"data-shape": shape}, attrs);
+  if (shape === "circle") return svgEl("circle", Object.assign({cx, cy, r}, all), parent);
+  if (shape === "square") {
+    const a = r * 0.9;
+    return svgEl("rect", Object.assign({x: cx - a, y: cy - a, width: 2 * a, height: 2 * a}, all), parent);
+  }
+  const corners = {triangle: [3, -90, 1], diamond: [4, -90, 1], hexagon: [6, 0, 1], pentagon: [5, -90, 1],
+                   star: [10, -90, 0.5]}[shape];
+  const [n, start, inner] = corners;
+  const points = [];
+  for (let i = 0; i < n; i++) {
+    const a = (start + i * 360 / n) * Math.PI / 180, k = i % 2 && inner !== 1 ? inner * r : r * (shape === "triangle" ? 1.2 : 1.05);
+    points.push(`${(cx + k * Math.cos(a)).toFixed(1)},${(cy + k * Math.sin(a)).toFixed(1)}`);
+  }
+  return svgEl("polygon", Object.assign({points: points.join(" ")}, all), parent);
+}
+
 function svgEl(name, attrs, parent) {
   const el = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
@@ -56,8 +82,8 @@ function drawMaze(container, maze, pads) {
   for (const t of maze.treasures) {
     const x = (t.cell % w) * CELL + CELL / 2, y = Math.floor(t.cell / w) * CELL + CELL / 2;
     // The whole cell takes a tap: the dot lets it through.
-    const d = svgEl("circle", {cx: x, cy: y, r: 6, fill: COLOURS[t.colour], class: "treasure",
-                               "pointer-events": "none"}, svg);
+    const d = shapeEl(t.colour, x, y, 7, {fill: COLOURS[t.colour], class: "treasure",
+                                          "pointer-events": "none"}, svg);
     svgEl("title", {}, d).textContent = `${t.colour} ${t.name}`;
   }
   const wall = (x1, y1, x2, y2) => svgEl("line", {x1, y1, x2, y2, class: "wall"}, svg);

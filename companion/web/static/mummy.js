@@ -170,7 +170,7 @@ function renderAid(aid) {
   board.aidLayer = layer;
   box.replaceChildren(el("span", {class: "dice-label"}, _("Can still be on:")),
     ...aid.figures.map(f => el("span", {class: "aid-count", "data-colour": f.colour},
-      el("span", {class: "dot", style: `--c: ${COLOURS[f.colour]}`}),
+      el("span", {class: "dot", "data-shape": SHAPES[f.colour], style: `--c: ${COLOURS[f.colour]}`}),
       " " + aidWhere(f))));
 }
 

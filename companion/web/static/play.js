@@ -159,7 +159,7 @@ Board.prototype.update = function (maze, state) {
     if (!at) continue;
     const g = svgEl("g", {class: "piece", "data-colour": p.colour, "data-node": p.node,
                           "pointer-events": "none"}, layer);
-    svgEl("circle", {cx: at[0], cy: at[1], r: 13, fill: COLOURS[p.colour], class: "figure-dot"}, g);
+    shapeEl(p.colour, at[0], at[1], 13, {fill: COLOURS[p.colour], class: "figure-dot"}, g);
     svgEl("text", {x: at[0], y: at[1] + 5, class: "piece-letter"}, g).textContent = p.colour[0].toUpperCase();
   }
   if (state.mummy != null) {
@@ -257,7 +257,7 @@ const CARD_COLOURS = ["red", "blue", "white", "green", "yellow"];
 
 function colourDots(counts) {
   return CARD_COLOURS.filter(c => counts[c]).map(c => [c, counts[c]]).flatMap(([colour, n]) =>
-    Array.from({length: n}, () => el("span", {class: "dot", style: `--c: ${COLOURS[colour]}`,
+    Array.from({length: n}, () => el("span", {class: "dot", "data-shape": SHAPES[colour], style: `--c: ${COLOURS[colour]}`,
                                               title: _("{colour} card", {colour: _(cap(colour))})})));
 }
 
@@ -268,7 +268,7 @@ function renderPlayers(box, payload) {
   view.seekers.forEach((s, i) => {
     const turn = view.turn != null && s.figures.includes(view.turn_colour);
     box.append(el("div", {class: "player" + (turn ? " turn" : "") + (s.out ? " out" : "")},
-      el("span", {class: "who"}, s.figures.map(c => el("span", {class: "dot big", style: `--c: ${COLOURS[c]}`})),
+      el("span", {class: "who"}, s.figures.map(c => el("span", {class: "dot big", "data-shape": SHAPES[c], style: `--c: ${COLOURS[c]}`})),
          " ", payload.names[i]),
       el("span", {class: "ankhs"}, s.out ? _("out") : `\u2625 ${s.ankhs}`),
       el("span", {class: "left"}, colourDots(s.card_colours), " " + _("{n} left", {n: s.cards_left})),

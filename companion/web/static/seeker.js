@@ -137,10 +137,10 @@ function renderActions(data) {
 
 function renderHand(v, me) {
   const items = v.hand.map(t => el("li", {class: "card"},
-    el("span", {class: "dot big", style: `--c: ${COLOURS[t.colour]}`}),
+    el("span", {class: "dot big", "data-shape": SHAPES[t.colour], style: `--c: ${COLOURS[t.colour]}`}),
     treasureTitle(t), el("span", {class: "cell"}, cellName(t.cell, v.maze.width))));
   for (const t of me.played) {
-    items.push(el("li", {class: "card played"}, el("span", {class: "dot big", style: `--c: ${COLOURS[t.colour]}`}),
+    items.push(el("li", {class: "card played"}, el("span", {class: "dot big", "data-shape": SHAPES[t.colour], style: `--c: ${COLOURS[t.colour]}`}),
                   treasureTitle(t), el("span", {class: "cell"}, _("played"))));
   }
   $("hand").replaceChildren(...items);
@@ -159,7 +159,7 @@ function renderDealing(data) {
   for (const c of data.cards) (groups[c.colour] = groups[c.colour] || []).push(c);
   const box = $("deal-cards");
   box.replaceChildren(...Object.entries(groups).map(([colour, cards]) => el("fieldset", {class: "deal-colour"},
-    el("legend", {}, el("span", {class: "dot big", style: `--c: ${COLOURS[colour]}`}), ` ${_(cap(colour))}`),
+    el("legend", {}, el("span", {class: "dot big", "data-shape": SHAPES[colour], style: `--c: ${COLOURS[colour]}`}), ` ${_(cap(colour))}`),
     ...cards.map(c => el("button", {type: "button", class: "card-pick", "aria-pressed": picked.includes(c.cell) ? "true" : "false",
                                    onclick: () => togglePick(c, groups[colour], per)},
                         c.name, el("span", {class: "cell"}, c.cell))))));
@@ -170,7 +170,7 @@ function renderDealing(data) {
   board.update(data.maze, {figures: [], mummy: null, rings: picked.map(n => cellIndex(n, width))});
   $("hand").replaceChildren(...picked.map(n => {
     const c = data.cards.find(x => x.cell === n);
-    return el("li", {class: "card"}, el("span", {class: "dot big", style: `--c: ${COLOURS[c.colour]}`}),
+    return el("li", {class: "card"}, el("span", {class: "dot big", "data-shape": SHAPES[c.colour], style: `--c: ${COLOURS[c.colour]}`}),
               c.name, el("span", {class: "cell"}, c.cell));
   }));
   $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
