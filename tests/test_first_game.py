@@ -11,17 +11,24 @@ from companion.games.mummy.commands import Command
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import make_setup, playable_card
 from companion.games.mummy.events import DiceRolled, SeekerCaught
-from companion.games.mummy.first_game import TEXTS, Lesson, lessons_for, waits_for
+from companion.games.mummy.first_game import (
+    TEXTS,
+    Lesson,
+    basics,
+    lessons_for,
+    table_lessons,
+    waits_for,
+)
 from companion.games.mummy.maze import Maze
 from companion.games.mummy.players import MummyBot, SeekerBot
 from companion.games.mummy.record import setup_from_json
-from companion.games.mummy.state import Options, Phase, State
+from companion.games.mummy.state import MummyMoveKind, Options, Phase, State
 from companion.games.mummy.views import visible_events
 from companion.i18n.catalog import render
 from companion.service.mummy_game import RunningGame
 
 SEEKER_KEYS = {"roll", "mummy_face", "reroll", "announce", "move", "resolve", "card"}
-MUMMY_KEYS = {"mummy_roll", "mummy_move", "catch"}
+MUMMY_KEYS = {"mummy_roll", "mummy_move", "mummy_intermediate", "catch"}
 
 
 def bot_game(maze: Maze, maze_text: str, seed: int, colours: tuple[str, ...], first: bool):
@@ -74,9 +81,10 @@ def test_each_situation_is_explained_once_to_its_seat_when_it_first_comes(
         assert lesson.seat in seats
         assert lesson.key in (MUMMY_KEYS if lesson.seat == "mummy" else SEEKER_KEYS)
 
-    def first(seat: str, key: str, holds) -> int | None:
-        """The first step at which a situation holds (read from the states and events)."""
-        return next((i for i, step in enumerate(steps) if holds(*step)), None)
+    def first(seat: str, key: str, holds, after: int = -1) -> int | None:
+        """The first step (past ``after``) at which a situation holds (read from the
+        states and events)."""
+        return next((i for i, step in enumerate(steps) if i > after and holds(*step)), None)
 
     def taught_at(seat: str, key: str) -> int | None:
         return next((i for i, step in enumerate(game.lessons) if Lesson(seat, key) in step), None)
@@ -87,10 +95,10 @@ def test_each_situation_is_explained_once_to_its_seat_when_it_first_comes(
         def mine(after: State) -> bool:
             return not after.is_over and not after.is_mummy_turn and after.seeker == s  # noqa: B023
 
+        # The basic turn before any special case: the first turn teaches the roll, even
+        # with mummy faces lying out; resolving comes on a turn after it.
         checks = {
-            "roll": lambda b, a, e: (
-                mine(a) and a.phase is Phase.SEEKER_TURN and not (a.may_resolve and a.dice_out)
-            ),
+            "roll": lambda b, a, e: mine(a) and a.phase is Phase.SEEKER_TURN,
             "resolve": lambda b, a, e: (
                 mine(a) and a.phase is Phase.SEEKER_TURN and a.may_resolve and a.dice_out > 0
             ),
@@ -111,10 +119,18 @@ def test_each_situation_is_explained_once_to_its_seat_when_it_first_comes(
             ),
         }
         for key, holds in checks.items():
-            assert taught_at(seat, key) == first(seat, key, holds), (seat, key)
+            after = -1
+            if key == "resolve":
+                after = first(seat, "roll", checks["roll"]) or 0
+            assert taught_at(seat, key) == first(seat, key, holds, after), (seat, key)
+        rolled, resolved = taught_at(seat, "roll"), taught_at(seat, "resolve")
+        assert rolled is not None and (resolved is None or resolved > rolled)
     mummy_checks = {
         "mummy_roll": lambda b, a, e: a.phase is Phase.MUMMY_ROLL,
         "mummy_move": lambda b, a, e: a.phase is Phase.MUMMY_MOVING,
+        "mummy_intermediate": lambda b, a, e: (
+            a.phase is Phase.MUMMY_MOVING and a.mummy_move is not MummyMoveKind.NORMAL
+        ),
         "catch": lambda b, a, e: any(isinstance(x, SeekerCaught) for x in e),
     }
     for key, holds in mummy_checks.items():
@@ -122,12 +138,36 @@ def test_each_situation_is_explained_once_to_its_seat_when_it_first_comes(
 
 
 def test_the_bot_games_meet_every_situation(default_maze: Maze, default_maze_text: str) -> None:
-    """The games above are no empty check: together they teach every lesson there is."""
-    keys = set()
+    """The games above are no empty check: together they teach every lesson there is,
+    and meet a seeker's first turn with mummy faces lying out (taught the roll)."""
+    keys, faces_out_first = set(), 0
     for seed, colours in GAMES:
         game = bot_game(default_maze, default_maze_text, seed, colours, first=True)
         keys |= {lesson.key for step in game.lessons for lesson in step}
+        for (_, after, _), step in zip(states(game), game.lessons, strict=True):
+            if (
+                any(lesson.key == "roll" for lesson in step)
+                and after.dice_out
+                and after.may_resolve
+            ):
+                faces_out_first += 1
     assert keys == set(TEXTS) == SEEKER_KEYS | MUMMY_KEYS
+    assert faces_out_first
+
+
+def test_the_table_screen_shows_every_lesson_but_a_cards(
+    default_maze: Maze, default_maze_text: str
+) -> None:
+    """The table screen teaches the whole table: each seat's lessons as they come, named
+    by seat, except the card's (it would tell everyone a seeker holds that card)."""
+    game = bot_game(default_maze, default_maze_text, 1, ("red", "blue"), first=True)
+    shown = [table_lessons(step) for step in game.showing]
+    seats = {seat for step in shown for seat, _ in step}
+    assert seats == {"mummy", "seeker0", "seeker1"}
+    texts = {str(text) for step in shown for _, text in step}
+    assert TEXTS["card"] not in texts
+    assert {TEXTS["roll"], TEXTS["mummy_move"]} <= texts
+    assert any(lesson.key == "card" for step in game.lessons for lesson in step)
 
 
 def test_the_journal_replays_the_same_lessons_and_keeps_the_option(
@@ -234,7 +274,9 @@ def test_an_explanation_stays_while_its_situation_lasts(
         new, shown = game.lessons[i], game.showing[i]
         assert shown[: len(new)] == new  # the moment's own lessons first, as before
         for kept in shown[len(new) :]:  # then one still about what the game waits for
-            assert kept == waits_for(after) and kept in game.showing[i - 1], (i, kept)
+            waiting = waits_for(after)
+            assert waiting is not None and kept in {waiting, *basics(waiting)}, (i, kept)
+            assert kept in game.showing[i - 1], (i, kept)
     # The mummy's first move: taught as it begins, shown at each of its steps, gone after.
     walk = Lesson("mummy", "mummy_move")
     begun = next(i for i, step in enumerate(game.lessons) if walk in step)

@@ -143,7 +143,7 @@ def test_resolving_names_the_dice_with_the_mummy_face(game: State) -> None:
 def test_the_pages_scripts_say_tippe_auf_and_mumienseite() -> None:
     script = script_catalog("de")
     assert script["Tap a die to announce it:"] == "Tippe auf einen Würfel, um ihn anzusagen:"
-    assert script["Mummy dice lying out: {n}"] == "Würfel mit der Mumienseite: {n}"
+    assert script["Mummy faces lying out: {n}"] == "Ausliegende Mumienseiten: {n}"
     # the faces' forms by case, which the scripts fill into "{face:acc} ansagen"
     assert script["announce {face}"] == "{face:acc} ansagen"
     assert script["acc\x04the arrow"] == "den Pfeil"
@@ -198,7 +198,7 @@ def test_the_pages_use_the_originals_words(table: Any) -> None:
 def test_the_end_says_who_won_and_why_in_a_sentence(game: State) -> None:
     setup = game.setup
     assert de(winner_text(setup, Winner(1, "played their last card"))) == (
-        "Blau hat die letzte Karte gespielt und gewinnt."
+        "Blau spielt die letzte Karte aus und gewinnt."
     )
     assert de(winner_text(setup, Winner(None, "holds 4 ankhs"))) == (
         "Die Mumie gewinnt mit 4 Lebenspunkten."

@@ -120,6 +120,7 @@ def test_loot_n_run_speaks_german_too(table: Any) -> None:
     players = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
     host.post("/lootnrun/api/new", json={"players": players})
     view = host.post("/lootnrun/api/command", json={"cmd": "loot"}, headers=GERMAN).json["view"]
-    assert view["history"][-1]["text"] == "Anna hat eine Karte geplündert (1 Karte vor sich)."
+    looted = "Anna hat geplündert und eine Karte gezogen (1 Karte vor sich)."
+    assert view["history"][-1]["text"] == looted
     script = host.get("/i18n/de.js").get_data(as_text=True)
     assert '"Loot": "Plündern"' in script and '"cup": "Kelch"' in script

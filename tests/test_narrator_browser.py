@@ -150,12 +150,15 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
     blue = open_seat(browser, url, codes["seeker1"], "en", VOICES)
     pages = (table, mummy, red, blue)
 
-    # Off by default: the switch says so, and nothing is queued.
-    for page in pages:
+    # On by default on the table screen, the one voice; off on the phones (the switch
+    # says so), where a player may switch it on.
+    expect(table.locator("#narrator")).to_have_attribute("aria-pressed", "true")
+    for page in (mummy, red, blue):
         expect(page.locator("#narrator")).to_have_attribute("aria-pressed", "false")
+    for page in pages:
         box = page.locator("#narrator").bounding_box()
         assert box is not None and box["width"] >= 44 and box["height"] >= 44
-    for page in (table, mummy, red):
+    for page in (mummy, red):
         page.locator("#narrator").click()
         expect(page.locator("#narrator")).to_have_attribute("aria-pressed", "true")
     expect(table.locator("#narrator")).to_have_attribute("title", re.compile("narrator speaks"))
@@ -167,9 +170,9 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
     kinds = [e.kind for e in game_events(service)]
     assert "seeker_caught" in kinds and kinds[-1] == "game_won"
 
-    def check(page: Any, role: str, lang: str, voice: str) -> list[str]:
+    def check(page: Any, role: str, lang: str, voice: str, switched: bool = True) -> list[str]:
         want = [("Der Erzähler ist an." if lang == "de" else "The narrator is on.")]
-        want += heard(service, role, lang)
+        want = (want if switched else []) + heard(service, role, lang)
         page.wait_for_function(f"() => window.spoken.length >= {len(want)}", timeout=15000)
         time.sleep(0.3)
         got = spoken(page)
@@ -178,7 +181,7 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
         assert {g["lang"] for g in got} == {"de-DE" if voice == "Stub Deutsch" else "en-GB"}
         return want
 
-    check(table, "table", "en", "Stub English")
+    check(table, "table", "en", "Stub English", switched=False)
     # What was said holds, in this order: a turn, an announcement, the mummy's move, a
     # catch, and ends with the end.
     kinds = [e.kind for e in spoken_events(service, "table")]
@@ -207,6 +210,8 @@ def test_the_narrator_speaks_a_game_in_each_pages_language(site, browser) -> Non
     assert named and named <= mummy_cells, named - mummy_cells
 
     # The switch is remembered on the device: on after a reload, off where it was off.
+    mummy.reload()
+    expect(mummy.locator("#narrator")).to_have_attribute("aria-pressed", "true")
     table.reload()
     expect(table.locator("#narrator")).to_have_attribute("aria-pressed", "true")
     blue.reload()
@@ -236,15 +241,18 @@ def test_a_phone_without_a_voice_for_the_language_says_so(site, browser) -> None
     # A German page on a phone with English voices only; an English one with none at all.
     german = open_seat(browser, url, codes["table"], "de", VOICES[:1])
     english = open_seat(browser, url, codes["watch"], "en", [])
-    for page in (german, english):
-        expect(page.locator("#narrator-note")).to_be_hidden()  # off: nothing to say
-        page.locator("#narrator").click()
+    expect(english.locator("#narrator-note")).to_be_hidden()  # off: nothing to say
+    english.locator("#narrator").click()  # the watching seat's phone: off by default
     expect(german.locator("#narrator-note")).to_be_visible()
     expect(german.locator("#narrator-note")).to_contain_text("keine Stimme")
     expect(english.locator("#narrator-note")).to_be_visible()
     expect(english.locator("#narrator-note")).to_contain_text("no voice for this language")
     shot(german, "narrator-no-voice-de")
     # It still queues its words without a voice (the phone may speak them its own way).
+    german.locator("#narrator").click()  # off, and on again: "Der Erzähler ist an."
+    expect(german.locator("#narrator-note")).to_be_hidden()
+    german.locator("#narrator").click()
+    expect(german.locator("#narrator-note")).to_be_visible()
     assert [u["voice"] for u in spoken(german)] == [None]
 
     # A phone whose only voice for the language needs the internet says so too.

@@ -31,7 +31,7 @@ from companion.games.mummy.events import (
     TurnLost,
     TurnStarted,
 )
-from companion.games.mummy.first_game import lessons_for
+from companion.games.mummy.first_game import lessons_for, table_lessons
 from companion.games.mummy.maze import Maze, Treasure
 from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import MummyMoveKind, Phase, Setup, State, Winner
@@ -198,6 +198,10 @@ def table_payload(published: Published, table: Table) -> Payload:
         "view": table_view(state),
         "board": _board(published),
         "guidance": table_guidance(state, published),
+        "lessons": [
+            {"seat": seat, "who": seat_word(state.setup, seat), "text": text}
+            for seat, text in table_lessons(published.lessons)
+        ],
         "absent": absent_seeker(state, table),
         "log": _log(published, state.setup, "table"),
         "caught": _caught(published, state.setup),
@@ -205,6 +209,13 @@ def table_payload(published: Published, table: Table) -> Payload:
         "notice": notice_json(published, "table"),
         "summary": end_summary(published),
     }
+
+
+def seat_word(setup: Setup, seat: str) -> Msg:
+    """Who a table screen's lesson speaks to: "The mummy", or the seeker's colour."""
+    if seat == "mummy":
+        return msg("The mummy")
+    return seeker_names(setup)[int(seat.removeprefix("seeker"))]
 
 
 def absent_seeker(state: State, table: Table) -> Msg | None:

@@ -7,8 +7,9 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
+from companion.board.config import BoardConfig
 from companion.games.mummy.views import maze_view
-from companion.i18n import word
+from companion.i18n import Msg, msg, word
 from companion.service.registry import GAME_NAMES
 
 from .context import appliance, service
@@ -60,7 +61,7 @@ def board() -> ResponseReturnValue:
                 "rows": config.rows,
                 "camp_slots": config.camp_slots,
                 "sarcophagus_slots": config.sarcophagus_slots,
-                "names": [config.position_name(p) for p in range(config.positions)],
+                "names": [position_words(config, p) for p in range(config.positions)],
             },
             "maze": maze_view(svc.maze),
             **_live_board(app),
@@ -178,3 +179,14 @@ def _game_summary(app: Any) -> dict[str, Any]:
         "positions": view["positions"],
         "turn": table_guidance(app.service.published.state, app.service.published),
     }
+
+
+def position_words(config: BoardConfig, position: int) -> Msg | str:
+    """A position's name in the reader's language: a cell ("C4") as it is, a slot in words
+    ("Startfeldplatz 2")."""
+    if position < config.cells:
+        return config.position_name(position)
+    slot = position - config.cells
+    if slot < config.camp_slots:
+        return msg("camp slot {n}", n=slot + 1)
+    return msg("sarcophagus slot {n}", n=slot - config.camp_slots + 1)

@@ -4,11 +4,15 @@ When the host starts a "first game" (``Options.first_game``), every situation a 
 meets for the first time (their first roll, a mummy face set aside, a reroll, the
 announcement, the move on the board, a resolve, the mummy's roll and move, a catch, a
 card to play) is explained in a sentence or two on the page of the seat whose turn it
-is.  Pure: which lessons a moment brings follows from the game's commands alone (the
-state before and after a command, and its events), so a reload, a second phone or a
-restart (the journal replays the commands) shows the same lessons, never one twice and
-none lost.  A seeker's lesson goes to that seeker's page only; the mummy's page gets
-only the mummy's situations, none of which reveals a seeker.
+is, and on the table screen for the whole table. A player meets the basic turn before
+any special case: a seeker whose first turn begins with mummy faces lying out learns the
+roll first, and resolving on a later turn. Pure: which lessons a moment brings follows
+from the game's commands alone (the state before and after a command, and its events),
+so a reload, a second phone or a restart (the journal replays the commands) shows the
+same lessons, never one twice and none lost. A seeker's lesson goes to that seeker's
+page only; the mummy's page gets only the mummy's situations, none of which reveals a
+seeker. The table screen shows every lesson but the card's (which would tell the table
+that a seeker stands on the treasure of a card in their hand).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from companion.i18n import N_, Msg, word
 from .dice import Face
 from .engine import playable_card
 from .events import DiceRolled, Event, SeekerCaught
-from .state import Phase, State
+from .state import MummyMoveKind, Phase, State
 
 
 @dataclass(frozen=True, order=True)
@@ -72,6 +76,10 @@ TEXTS = {
         "away for the whole way. You cannot see the seekers; one standing where you step "
         "is caught."
     ),
+    "mummy_intermediate": N_(
+        "An intermediate move, between the seekers' turns: the mummy walks one step for "
+        "each mummy face that was resolved. Then the seekers' turns go on."
+    ),
     "catch": N_(
         "You caught a seeker: the figure goes into the sarcophagus and its player gives "
         "you an ankh. With enough ankhs the mummy wins."
@@ -120,8 +128,24 @@ def waits_for(state: State) -> Lesson | None:
     if phase is Phase.MUMMY_ROLL:
         return Lesson("mummy", "mummy_roll")
     if phase is Phase.MUMMY_MOVING:
-        return Lesson("mummy", "mummy_move")
+        normal = state.mummy_move in (None, MummyMoveKind.NORMAL)
+        return Lesson("mummy", "mummy_move" if normal else "mummy_intermediate")
     return None
+
+
+#: A special case and the basic situation a player meets before it: until the basic
+#: one was taught to that seat, it is taught instead (a seeker's first turn is a roll,
+#: even with mummy faces lying out) ...
+BASIC_FIRST = {"resolve": "roll"}
+#: ... or, where the special case cannot wait, taught with it, first (the mummy's first
+#: move may be an intermediate one: how to walk, then why now).
+TAUGHT_WITH = {"mummy_intermediate": "mummy_move"}
+
+
+def basics(lesson: Lesson) -> set[Lesson]:
+    """The basic lessons a special case stands for (see ``BASIC_FIRST``, ``TAUGHT_WITH``)."""
+    keys = {BASIC_FIRST.get(lesson.key), TAUGHT_WITH.get(lesson.key)} - {None}
+    return {Lesson(lesson.seat, key) for key in keys if key}
 
 
 def new_lessons(
@@ -132,6 +156,13 @@ def new_lessons(
     seen = set(taught)
     out: list[Lesson] = []
     for lesson in situations(before, after, events):
+        basic = BASIC_FIRST.get(lesson.key)
+        if basic and Lesson(lesson.seat, basic) not in seen:
+            lesson = Lesson(lesson.seat, basic)
+        also = TAUGHT_WITH.get(lesson.key)
+        if also and Lesson(lesson.seat, also) not in seen:
+            seen.add(Lesson(lesson.seat, also))
+            out.append(Lesson(lesson.seat, also))
         if lesson not in seen:
             seen.add(lesson)
             out.append(lesson)
@@ -143,7 +174,8 @@ def still_shown(shown: Sequence[Lesson], new: Sequence[Lesson], after: State) ->
     about what the game still waits for (the mummy's walk after its first step, the
     announcement after a reroll), so an explanation stays while its situation lasts."""
     waiting = waits_for(after)
-    kept = [lesson for lesson in shown if lesson == waiting and lesson not in new]
+    lasting = {waiting, *basics(waiting)} if waiting else set()
+    kept = [lesson for lesson in shown if lesson in lasting and lesson not in new]
     return (*new, *kept)
 
 
@@ -155,3 +187,14 @@ def taught(steps: Iterable[Sequence[Lesson]]) -> frozenset[Lesson]:
 def lessons_for(lessons: Sequence[Lesson], seat: str) -> list[Msg]:
     """The explanations one seat's page shows now (another seat's are never sent)."""
     return [lesson.text for lesson in lessons if lesson.seat == seat]
+
+
+#: Lessons the table screen does not show: the card's would tell everyone that a seeker
+#: stands on the treasure of a card in their hand.
+PRIVATE = frozenset({"card"})
+
+
+def table_lessons(lessons: Sequence[Lesson]) -> list[tuple[str, Msg]]:
+    """The explanations the table screen shows now, for the whole table: each with the
+    seat it speaks to ("mummy", "seeker0", ...), none that tells a seat's secret."""
+    return [(lesson.seat, lesson.text) for lesson in lessons if lesson.key not in PRIVATE]

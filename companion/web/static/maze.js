@@ -118,7 +118,7 @@ function drawMaze(container, maze, pads) {
 
 // A maze whose cells take taps, on a phone: drawn at 45 CSS px a cell (a thumb's target)
 // and scrolled sideways, with the whole maze small above it for orientation; a tap on
-// that overview brings its part into view (then a tap picks the cell).
+// that overview brings its part into view, across and down (then a tap picks the cell).
 const TAP_PX = 45;
 
 function zoomMaze(container, svg) {
@@ -135,7 +135,10 @@ function zoomMaze(container, svg) {
     const show = ev => {
       const r = overview.getBoundingClientRect();
       const fx = ev.clientX != null && r.width ? (ev.clientX - r.left) / r.width : 0.5;
+      const fy = ev.clientY != null && r.height ? (ev.clientY - r.top) / r.height : 0.5;
       container.scrollLeft = fx * container.scrollWidth - container.clientWidth / 2;
+      const box = container.getBoundingClientRect();
+      scrollIntoSight(box.top + fy * box.height);
     };
     overview.addEventListener("click", show);
   }
@@ -148,10 +151,29 @@ function zoomMaze(container, svg) {
   return overview;
 }
 
-// Bring a cell of a zoomed maze into view sideways (the mummy after it moved).
+// The part of the window the page shows between its sticky header and "now" bar.
+function sightLines() {
+  const head = document.querySelector("header.bar"), now = document.getElementById("now");
+  const top = head ? Math.max(0, head.getBoundingClientRect().bottom) : 0;
+  const bottom = now && !now.hidden ? now.getBoundingClientRect().top : window.innerHeight;
+  return [top, Math.max(top + 1, bottom)];
+}
+
+// Scroll the page so that the point at window height `y` sits in the middle of it.
+function scrollIntoSight(y) {
+  const [top, bottom] = sightLines();
+  window.scrollBy(0, y - (top + bottom) / 2);
+}
+
+// Bring a cell of a zoomed maze into view, sideways and down (the mummy after it moved).
 function showCell(container, rect) {
   if (!rect || !container.classList.contains("zoomable")) return;
-  const box = rect.getBoundingClientRect(), outer = container.getBoundingClientRect();
-  if (box.left >= outer.left && box.right <= outer.right) return;
-  container.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+  const outer = container.getBoundingClientRect();
+  let box = rect.getBoundingClientRect();
+  if (box.left < outer.left || box.right > outer.right) {
+    container.scrollLeft += box.left + box.width / 2 - (outer.left + outer.width / 2);
+    box = rect.getBoundingClientRect();
+  }
+  const [top, bottom] = sightLines();
+  if (box.top < top || box.bottom > bottom) scrollIntoSight(box.top + box.height / 2);
 }

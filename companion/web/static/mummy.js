@@ -7,8 +7,8 @@ let picked = null;  // the destination tapped for a move in one gesture (a route
 const board = new Board($("board"), {figures: 1, onCell: cell => {
   if (!current || !current.steps) return;
   if (current.steps.some(s => s.cell === cell)) { picked = null; step(cell); return; }
-  const route = (current.routes || []).find(r => r.cell === cell);
-  picked = route && !(picked && picked.cell === cell) ? route : null;
+  if (picked && picked.cell === cell) { go(picked); return; }  // the second tap walks it
+  picked = (current.routes || []).find(r => r.cell === cell) || null;
   render(current);
 }});
 
@@ -16,7 +16,7 @@ function send(body) { return command(ROLE, body, render); }
 function step(cell) { send({cmd: "mummy_step", to: cellName(cell, current.view.maze.width)}); }
 function go(route) {
   picked = null;
-  $("go").disabled = true;
+  if ($("go")) $("go").disabled = true;
   send({cmd: "mummy_go", to: route.name});
 }
 
@@ -49,7 +49,7 @@ function render(data) {
                         named: messageCells(v.maze), reach: moving ? (data.routes || []).map(r => r.cell) : []});
   renderRoutes(moving ? data.routes || [] : []);
   renderAid(data.aid);
-  $("dice-out").textContent = v.dice_out ? _("Mummy dice lying out: {n}", {n: v.dice_out}) : "";
+  $("dice-out").textContent = v.dice_out ? _("Mummy faces lying out: {n}", {n: v.dice_out}) : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
 }
@@ -125,7 +125,8 @@ function renderControls(data, moving) {
 }
 
 // The cells the mummy can reach this move (from the maze alone: nothing of the seekers),
-// and the way to the one tapped: tap it again or "Go" to walk it step by step.
+// and the way to the one tapped: tap it again or "Go" (in the "now" bar, on screen) to
+// walk it step by step.
 function renderRoutes(routes) {
   if (board.routeLayer) board.routeLayer.remove();
   board.routeLayer = null;

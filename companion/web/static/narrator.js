@@ -3,7 +3,10 @@
 // in the page's language, with the phone's own speech synthesis (Web Speech API: no
 // network, no server).  It speaks only the announcements this seat's own stream already
 // carries (play.js hands it the page's log), so it never says what the seat may not know.
-// Off by default; the switch in the header is remembered on the device.
+// On by default on the table screen, the one voice everyone hears; off by default on the
+// phones (four phones speaking one announcement at once are a chorus), where a player
+// may still switch it on, as the mummy in another room would.  The switch in the header
+// is remembered on the device, for the table screen and the phones apart.
 "use strict";
 
 const NARRATOR_KEY = "companion.narrator";
@@ -27,18 +30,30 @@ function freshEntries(before, now) {
   return now.slice(best);
 }
 
+// The table screen (not the watching seat's phone, which shares its page).
+function isTableScreen() {
+  const body = document.body;
+  return Boolean(body) && body.classList.contains("table-screen") && !body.classList.contains("watching");
+}
+
 const narrator = {
   heard: null,  // the log as last seen (null: the first message only sets the scene)
 
+  key() { return isTableScreen() ? NARRATOR_KEY + ".table" : NARRATOR_KEY; },
+
   on() {
     // Never in the screen-reader mode (access.js): the reader speaks, Web Speech would not.
+    let stored = null, reader = false;
     try {
-      return localStorage.getItem(NARRATOR_KEY) === "1" && localStorage.getItem("companion.reader") !== "1";
-    } catch (e) { return false; }
+      stored = localStorage.getItem(this.key());
+      reader = localStorage.getItem("companion.reader") === "1";
+    } catch (e) { /* private mode */ }
+    if (reader) return false;
+    return stored === null ? isTableScreen() : stored === "1";
   },
 
   set(on) {
-    try { localStorage.setItem(NARRATOR_KEY, on ? "1" : "0"); } catch (e) { /* private mode */ }
+    try { localStorage.setItem(this.key(), on ? "1" : "0"); } catch (e) { /* private mode */ }
     this.render();
     if (on) this.say(_("The narrator is on."));
     else if (window.speechSynthesis) window.speechSynthesis.cancel();

@@ -234,8 +234,11 @@ Board.prototype.place = function (node, figure) {
 
 // -- dice, players, announcements ---------------------------------------------------
 
+// A face's name for its title, in the page's language (a number is its own name).
+const FACE_TITLE = {"arrow": _("arrow"), "mummy": _("mummy")};
+
 function dieFace(label, attrs) {
-  return el("span", Object.assign({class: `die face-${label}`, title: label}, attrs || {}),
+  return el("span", Object.assign({class: `die face-${label}`, title: FACE_TITLE[label] || label}, attrs || {}),
             FACE_TEXT[label] || label);
 }
 
@@ -283,6 +286,21 @@ function renderPlayers(box, payload) {
 function renderLog(box, log) {
   box.replaceChildren(...log.slice().reverse().map(e =>
     el("li", {class: `ev ev-${e.kind}`, "data-kind": e.kind}, e.text)));
+  renderLast(log);
+}
+
+// The "now" bar's last announcement: this turn's announced die if there is one (what
+// the table heard), else the newest entry.
+function renderLast(log) {
+  const box = $("last");
+  if (!box) return;
+  let shown = log.length ? log[log.length - 1] : null;
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].kind === "announced") { shown = log[i]; break; }
+    if (log[i].kind === "turn_started" || log[i].kind === "mummy_turn_started") break;
+  }
+  box.textContent = shown ? shown.text : "";
+  box.dataset.kind = shown ? shown.kind : "";
 }
 
 function renderCaught(caught) {
@@ -292,14 +310,16 @@ function renderCaught(caught) {
 }
 
 // A first game: what is new for this seat, explained (the server sends a lesson once,
-// while its situation is new, and only to the seat whose situation it is).
+// while its situation lasts, and only to the seat whose situation it is); the table
+// screen's come with the player each speaks to ({who, text}).
 function renderLessons(lessons) {
   const box = $("lessons");
   if (!box) return;
   const list = lessons || [];
   box.hidden = !list.length;
-  box.replaceChildren(...(list.length ? [el("strong", {}, _("First game"))] : []),
-                      ...list.map(text => el("p", {class: "lesson"}, text)));
+  box.replaceChildren(...(list.length ? [el("h2", {class: "lessons-title"}, _("First game"))] : []),
+                      ...list.map(l => typeof l === "string" ? el("p", {class: "lesson"}, l)
+                        : el("p", {class: "lesson"}, el("strong", {}, l.who + ": "), l.text)));
 }
 
 function renderHeaderAnkhs(text) {

@@ -45,6 +45,7 @@ function render(data) {
       el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? _("cards in") : _("entering cards\u2026")))));
     return;
   }
+  renderLessons((data.lessons || []).map(l => ({who: l.who, text: l.text})));
   const v = data.view;
   renderHeaderAnkhs(_("Round {n}", {n: v.rounds + 1}));
   renderCaught(data.caught);
@@ -55,7 +56,7 @@ function render(data) {
   }
   board.update(v.maze, {figures, mummy: v.mummy, named: messageCells(v.maze)});
   renderDice($("dice"), v);
-  $("announced").textContent = v.announced ? _("{colour} announced {face}", {colour: _(cap(v.turn_colour)), face: v.announced === "arrow" ? "the arrow" : v.announced}) : "";
+  $("announced").textContent = v.announced ? _("{colour} announced {face}", {colour: _(cap(v.turn_colour)), face: v.announced === "arrow" ? _("the arrow") : v.announced}) : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
 }
