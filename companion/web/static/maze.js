@@ -3,7 +3,9 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
-const LABEL = 18;  // the band around the maze with the column letters and row numbers
+const LABEL = 26;  // the band around the maze with the column letters and row numbers
+// The smallest a text naming a cell may be drawn, in CSS px (read at arm's length).
+const MIN_TEXT_PX = 12;
 const COLOURS = {red: "#d33", blue: "#36c", white: "#eee", green: "#3a3", yellow: "#eb0",
                  turquoise: "#1bb", violet: "#95c"};
 
@@ -105,7 +107,8 @@ function drawMaze(container, maze, pads) {
       const startX = Math.max(0, (o.cell % w) * CELL - CELL * (count - 1) / 2);
       for (let i = 0; i < count; i++) {
         const r = svgEl("rect", {x: startX + i * CELL, y, width: CELL, height: CELL, rx: 6,
-                                 class: "pad", "data-name": `${label} slot ${i + 1}`}, svg);
+                                 class: "pad", "data-name": label === "camp" ? _("camp slot {n}", {n: i + 1})
+                                                                  : _("sarcophagus slot {n}", {n: i + 1})}, svg);
         result.pads[room].push(r);
       }
     };
@@ -113,7 +116,28 @@ function drawMaze(container, maze, pads) {
     place("sarcophagus", maze.sarcophagus, pads.sarcophagus_slots, "sarcophagus");
   }
   container.replaceChildren(svg);
+  fitTexts(svg);
   return result;
+}
+
+// The edge labels and the slots' letters drawn at least MIN_TEXT_PX high, however small
+// the maze is drawn (the drawing scales with the page): their size in the drawing's
+// units follows the drawing's scale, now and whenever the page is resized.
+function fitTexts(svg) {
+  const fit = () => {
+    const width = svg.getBoundingClientRect().width, vb = svg.viewBox.baseVal;
+    if (!width || !vb || !vb.width) return;
+    const units = MIN_TEXT_PX * 1.05 * vb.width / width;
+    svg.style.setProperty("--min-text", `${units}px`);  // for the pieces' letters (play.css)
+    for (const text of svg.querySelectorAll("text.edge-label, text.pad-letter")) {
+      const base = Number(text.dataset.base || text.getAttribute("font-size") || 11);
+      text.dataset.base = String(base);
+      text.setAttribute("font-size", String(Math.max(base, units)));
+    }
+  };
+  requestAnimationFrame(fit);
+  if (window.ResizeObserver) new ResizeObserver(fit).observe(svg);
+  else window.addEventListener("resize", fit);
 }
 
 // A maze whose cells take taps, on a phone: drawn at 45 CSS px a cell (a thumb's target)

@@ -56,7 +56,8 @@ function render(data) {
   }
   board.update(v.maze, {figures, mummy: v.mummy, named: messageCells(v.maze)});
   renderDice($("dice"), v);
-  $("announced").textContent = v.announced ? _("{colour} announced {face}", {colour: _(cap(v.turn_colour)), face: v.announced === "arrow" ? _("the arrow") : v.announced}) : "";
+  // "the arrow" is a word with forms by case: the translation picks its own ({face:acc}).
+  $("announced").textContent = v.announced ? _("{colour} announced {face}", {colour: _(cap(v.turn_colour)), face: v.announced === "arrow" ? "the arrow" : v.announced}) : "";
   renderPlayers($("players"), data);
   renderLog($("log"), data.log);
 }
