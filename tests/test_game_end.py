@@ -67,7 +67,10 @@ def test_every_page_gets_the_summary_at_the_end_and_the_host_plays_again(table):
     assert summaries[0] is not None and all(s == summaries[0] for s in summaries)
     summary = summaries[0]
     assert summary["winner"].startswith(("The mummy wins", "Red wins", "Blue wins"))
-    assert summary["lines"][0].endswith(("round played.", "rounds played."))
+    # The round counts agree: the end says the round every header shows ("Round {n}").
+    assert summary["lines"][0] == f"Played to round {state.rounds + 1}."
+    status = table.host.get("/api/host/status").get_json()["game"]
+    assert status["round"] == state.rounds + 1
     assert summary["path"][0] == "the sarcophagus"
     mine = [f"{t.colour.value} {t.name}" for t in state.hands[0]]
     assert summary["seekers"][0]["left"] == mine

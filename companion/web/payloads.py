@@ -311,7 +311,9 @@ def summary_json(setup: Setup, summary: Summary) -> Payload:
     ]
     played = sum(len(p) for p in summary.played)
     lines = [
-        counted(summary.rounds, "{n} round played.", "{n} rounds played."),
+        # The round the game ended in, as every page's header counts it ("Round 8"): a
+        # game that ends in a seeker's turn has not completed that round.
+        msg("Played to round {n}.", n=summary.rounds + 1),
         counted(
             len(catches),
             "The mummy caught {n} figure: {where}.",
