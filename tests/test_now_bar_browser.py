@@ -153,3 +153,22 @@ def service_routes(page: Any) -> list[dict[str, Any]]:
 
 class Stop(Exception):
     """Ends the bots' play where the test takes over."""
+
+
+#: Every text naming a cell or slot (the maze's edge labels, the pieces' letters) drawn
+#: smaller than 12 CSS px: its font size times the drawing's scale on screen.
+SMALL_TEXT = """() => [...document.querySelectorAll("svg text.edge-label, svg text.piece-letter")]
+  .filter(t => t.getBoundingClientRect().width)
+  .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])
+  .filter(([, px]) => px < 11.95)
+  .map(([text, px]) => `${text}: ${px.toFixed(1)} px`)"""
+
+
+def test_texts_naming_a_cell_are_12_px_at_360_px_wide(site, browser) -> None:
+    appliance, url = site
+    _, codes = start_game(browser, appliance, url)
+    for seat in ("mummy", "seeker0", "table"):
+        page = seat_phone(browser, url, codes[seat], SIZES[1])
+        page.wait_for_timeout(300)  # drawn, and the labels fitted to the drawing's scale
+        assert page.locator("svg text.edge-label").count() >= 48, seat
+        assert page.evaluate(SMALL_TEXT) == [], seat
