@@ -110,6 +110,9 @@ def test_playing_a_card_names_the_treasure_with_its_article(game: State) -> None
     assert said(CardPlayed(0, 0, obelisk, 1), game) == (
         "Rot spielt den roten Granit-Obelisken aus (noch 1 Karte)."
     )
+    assert said(CardPlayed(0, 0, obelisk, 0), game) == (
+        "Rot spielt den roten Granit-Obelisken aus (keine Karte mehr)."
+    )
 
 
 def test_the_mummy_stops_in_the_sarcophagus_or_on_a_cell(game: State) -> None:
@@ -119,6 +122,9 @@ def test_the_mummy_stops_in_the_sarcophagus_or_on_a_cell(game: State) -> None:
 
 
 def test_a_catch_counts_lebenspunkte(game: State) -> None:
+    assert said(SeekerCaught(1, 1, 3, 0), game) == (
+        "Die Mumie hat Blau auf D1 gefangen! Blau hat keinen Lebenspunkt mehr."
+    )
     assert said(SeekerCaught(1, 1, 3, 2), game) == (
         "Die Mumie hat Blau auf D1 gefangen! Blau hat noch 2 Lebenspunkte."
     )

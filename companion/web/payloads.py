@@ -614,12 +614,20 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
         text = msg("{colour} moved to {cell}.", colour=figure(event.figure), cell=data["to"])
     elif isinstance(event, CardPlayed):
         data["treasure"] = treasure_word(event.treasure)
-        text = counted(
-            event.cards_left,
-            "{colour} plays the {treasure} ({n} card left).",
-            "{colour} plays the {treasure} ({n} cards left).",
-            colour=figure(event.figure),
-            treasure=data["treasure"],
+        text = (
+            msg(
+                "{colour} plays the {treasure} (no card left).",
+                colour=figure(event.figure),
+                treasure=data["treasure"],
+            )
+            if event.cards_left == 0
+            else counted(
+                event.cards_left,
+                "{colour} plays the {treasure} ({n} card left).",
+                "{colour} plays the {treasure} ({n} cards left).",
+                colour=figure(event.figure),
+                treasure=data["treasure"],
+            )
         )
     elif isinstance(event, MummyDieRolled):
         text = mummy_die_words(event.value, event.steps)
@@ -636,13 +644,22 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
     elif isinstance(event, SeekerCaught):
         name = figure(event.figure)
         data["at"] = maze.cell_name(event.at)
-        text = counted(
-            event.ankhs_left,
-            "The mummy caught {colour} on {cell}! {seeker}: {n} ankh left.",
-            "The mummy caught {colour} on {cell}! {seeker}: {n} ankhs left.",
-            colour=name,
-            cell=data["at"],
-            seeker=names[event.seeker],
+        text = (
+            msg(
+                "The mummy caught {colour} on {cell}! {seeker} has no ankh left.",
+                colour=name,
+                cell=data["at"],
+                seeker=names[event.seeker],
+            )
+            if event.ankhs_left == 0
+            else counted(
+                event.ankhs_left,
+                "The mummy caught {colour} on {cell}! {seeker}: {n} ankh left.",
+                "The mummy caught {colour} on {cell}! {seeker}: {n} ankhs left.",
+                colour=name,
+                cell=data["at"],
+                seeker=names[event.seeker],
+            )
         )
     elif isinstance(event, SeekerOut):
         text = msg("{seeker} is out of the game.", seeker=names[event.seeker])
