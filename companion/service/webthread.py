@@ -30,7 +30,9 @@ class ServerThread:
         name: str = "web",
     ) -> None:
         self.limits = limits if limits is not None else Limits()
-        app.extensions["companion.limits"] = self.limits  # the streams' limits (web/stream.py)
+        extensions = getattr(app, "extensions", None)  # (a WSGI wrapper has none)
+        if extensions is not None:
+            extensions["companion.limits"] = self.limits  # the streams' limits (web/stream.py)
         self.server = create(app, host=host, port=port, limits=self.limits)
         if not hasattr(self.server, "_map"):  # several listening sockets: not for tests
             self.server.close()

@@ -37,15 +37,30 @@ def create_app(
     app.extensions["companion.service"] = service
     app.extensions["companion.appliance"] = appliance
 
-    from . import assets, contract, doors, favicon, health, language, rules, session, sim, storage
+    from . import (
+        assets,
+        contract,
+        doors,
+        favicon,
+        health,
+        language,
+        live,
+        remote,
+        rules,
+        session,
+        sim,
+        storage,
+    )
 
     assets.init_app(app)
     session.init_app(app)
     language.init_app(app)
     favicon.init_app(app)
     rules.init_app(app)
+    remote.init_app(app)  # the tunnel's gate first: it opens only the remote seat's doors
     doors.init_app(app)
     contract.init_app(app)
+    live.init_app(app)
     storage.init_app(app)
     app.register_blueprint(health.bp)
     if appliance is not None and getattr(appliance, "mock_board", None) is not None:

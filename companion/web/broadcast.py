@@ -63,6 +63,16 @@ HEAD = (
     b"Connection: close\r\n\r\n"
     b"retry: 2000\n\n"
 )
+#: The head of the same stream sent as the answer to a POST (``web/live.py``): not an
+#: event stream and not text, so a proxy that holds event streams back until they end or
+#: compresses text (Cloudflare's quick tunnels) passes it as it comes.
+POST_HEAD = (
+    b"HTTP/1.1 200 OK\r\n"
+    b"Content-Type: application/octet-stream\r\n"
+    b"Cache-Control: no-cache, no-transform\r\n"
+    b"X-Accel-Buffering: no\r\n"
+    b"Connection: close\r\n\r\n"
+)
 
 
 @dataclass
@@ -125,14 +135,16 @@ class Broadcaster:
         with self._lock:
             return self._held[key]
 
-    def add(self, sock: socket.socket, step: Step, holds: Sequence[Hold] = ()) -> None:
-        """Serve ``step`` on ``sock`` from now on (the head is sent first); ``holds``
+    def add(
+        self, sock: socket.socket, step: Step, holds: Sequence[Hold] = (), head: bytes = HEAD
+    ) -> None:
+        """Serve ``step`` on ``sock`` from now on (``head`` is sent first); ``holds``
         (claimed before) are released when the stream ends."""
         sock.setblocking(False)
         _tune(sock)
         with self._lock:
             label = next((key[1] for key, _ in holds if key[0] == "seat" and len(key) > 1), "")
-            self._new.append(_Stream(sock, step, bytearray(HEAD), holds=holds, label=label))
+            self._new.append(_Stream(sock, step, bytearray(head), holds=holds, label=label))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="streams", daemon=True)
                 self._thread.start()

@@ -149,7 +149,9 @@ def check_request() -> None:
     origin = request.headers.get("Origin") or request.headers.get("Referer")
     if origin and origin != "null":
         parts = urlsplit(origin)
-        if (parts.netloc or "").lower() != request.host.lower():
+        tunnel = request.environ.get("companion.tunnel_origin", "")
+        seen = f"{parts.scheme}://{parts.netloc}".lower()
+        if (parts.netloc or "").lower() != request.host.lower() and seen != tunnel:
             refuse("This request came from another site: open the companion's own page.")
     elif origin == "null":  # a sandboxed page or a redirect from elsewhere
         refuse("This request came from another site: open the companion's own page.")

@@ -108,6 +108,10 @@ class GuardedSessions(SecureCookieSessionInterface):
         now = datetime.fromtimestamp(self.clock.now(), UTC)
         return now + timedelta(seconds=app.permanent_session_lifetime.total_seconds())
 
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure over the tunnel to the internet (https there: ``web/remote.py``)."""
+        return bool(request.environ.get("companion.tunnel")) or super().get_cookie_secure(app)
+
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
         if arrived_with_session() or g.get("companion_session_given", False):
             super().save_session(app, session, response)

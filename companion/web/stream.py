@@ -15,14 +15,14 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 
 from companion.i18n import N_
 from companion.i18n.catalog import localize
 from companion.service.mummy_service import Service
 from companion.service.webserver import Limits
 
-from .broadcast import Broadcaster, Hold, Key, Step, as_generator, hand_off
+from .broadcast import HEAD, POST_HEAD, Broadcaster, Hold, Key, Step, as_generator, hand_off
 from .context import hub
 from .doors import current_seat, is_host, refuse
 from .language import current_language
@@ -58,11 +58,14 @@ def holds(limits: Limits) -> list[Hold]:
     seat = current_seat()
     who = seat if seat is not None else ("host" if is_host() else "nobody")
     per_seat = limits.streams_watching if who == "watch" else limits.streams_per_seat
-    return [
+    mine: list[Hold] = [
         (("all",), limits.streams),
         (("address", request.remote_addr or ""), limits.streams_per_address),
         (("seat", who), per_seat),
     ]
+    if request.environ.get("companion.tunnel"):  # the host page: "connected" (web/remote.py)
+        mine.append((("tunnel",), limits.streams))
+    return mine
 
 
 #: Why a stream was refused, by the kind of limit it met, in player words.
@@ -84,10 +87,17 @@ def respond(step: Step, wait: Callable[[float], None], *, retry: bool = False) -
     """The live stream of ``step``: handed to the broadcaster when the server allows it,
     refused in words when its device or seat already holds its share of streams.
 
-    ``HEAD`` gets the stream's headers only: no event, no hand-over, no share held."""
+    ``HEAD`` gets the stream's headers only: no event, no hand-over, no share held.
+    Asked through ``POST /live`` (``web/live.py``: ``g.companion_live``), the same stream
+    is the answer to that POST ("post"), or its step is given to a long poll ("capture")."""
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     if request.method == "HEAD":
         return Response(b"", mimetype="text/event-stream", headers=headers)
+    mode = g.get("companion_live")
+    if mode == "capture":
+        g.companion_captured = (step, wait)
+        return Response(status=204)
+    head, mimetype = (POST_HEAD, "application/octet-stream") if mode else (HEAD, None)
     streams = broadcaster()
     mine = holds(streams.limits)
     full = streams.claim(mine)
@@ -99,10 +109,10 @@ def respond(step: Step, wait: Callable[[float], None], *, retry: bool = False) -
         streams.release(mine)
         refuse_stream(("all",))
     if sock is not None:
-        streams.add(sock, step, mine)
+        streams.add(sock, step, mine, head=head)
         return Response(status=204)  # never sent: the connection is the broadcaster's now
     body = _Releasing(as_generator(step, wait, retry=retry), streams, mine)
-    return Response(body, mimetype="text/event-stream", headers=headers)
+    return Response(body, mimetype=mimetype or "text/event-stream", headers=headers)
 
 
 class _Releasing:

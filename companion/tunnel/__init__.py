@@ -1,0 +1,1 @@
+"""Opening a seat to the internet: tunnel providers and their stand-ins."""
