@@ -134,7 +134,7 @@ class _Pipe:
 
     async def finish(self) -> None:
         self.queue.put_nowait(None)
-        with contextlib.suppress(ConnectionError):
+        with contextlib.suppress(ConnectionError, asyncio.CancelledError):
             await self.task
 
 
@@ -160,6 +160,9 @@ class StandIn:
         self.in_flight = 0
         #: Requests answered 429 for the in-flight limit (for the tests).
         self.refused = 0
+        #: While down, the edge cuts every connection and takes none (a dropout).
+        self.down = False
+        self._clients: set[asyncio.Task[None]] = set()
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._server: asyncio.AbstractServer | None = None
@@ -184,13 +187,26 @@ class StandIn:
         self.stop()
 
     def stop(self) -> None:
+        """Every connection ended, then the loop."""
         if self._loop.is_running():
+            done = asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop)
+            with contextlib.suppress(Exception):
+                done.result(5)
             self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         self._dir.cleanup()
 
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
+        self._loop.set_exception_handler(_quiet_cancel)
         self._server = self._loop.run_until_complete(
             asyncio.start_server(self._client, "127.0.0.1", 0, ssl=self.context)
         )
@@ -204,13 +220,36 @@ class StandIn:
                 self._loop.run_until_complete(self._server.wait_closed())
             self._loop.close()
 
+    def drop(self, down: bool = True) -> None:
+        """The remote phone's connection drops (every connection cut, none taken) or
+        comes back."""
+        self.down = down
+        if down:
+            done = asyncio.run_coroutine_threadsafe(self._cut(), self._loop)
+            done.result(5)
+
+    async def _cut(self) -> None:
+        for task in list(self._clients):
+            task.cancel()
+        await asyncio.gather(*self._clients, return_exceptions=True)
+
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.down:
+            writer.transport.abort()
+            return
+        task = asyncio.current_task()
+        assert task is not None
+        self._clients.add(task)
         out = _Pipe(writer, self.path)
         try:
             await self._request(reader, writer, out)
         except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, ValueError):
             pass
         finally:
+            self._clients.discard(task)
+            if self.down:
+                out.task.cancel()
+                writer.transport.abort()
             await out.finish()
             with contextlib.suppress(Exception):
                 writer.close()
@@ -309,6 +348,12 @@ class StandIn:
         finally:
             with contextlib.suppress(Exception):
                 up_writer.close()
+
+
+def _quiet_cancel(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+    """A connection cut off by ``stop`` is no error."""
+    if not isinstance(context.get("exception"), asyncio.CancelledError):
+        loop.default_exception_handler(context)
 
 
 def _close(data: bytes) -> bytes:

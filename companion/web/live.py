@@ -25,6 +25,8 @@ from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
+from companion.i18n import N_
+
 from .contract import STRING, body, endpoint, obj, one_of, spec_of
 from .doors import refuse
 from .language import text_of
@@ -52,11 +54,11 @@ def stream_view(path: str) -> tuple[Callable[..., Any], dict[str, Any]]:
     try:
         name, args = adapter.match(path.split("?", 1)[0], method="GET")
     except (NotFound, MethodNotAllowed):
-        refuse("There is no live stream here.", 404)
+        refuse(N_("There is no live stream here."), 404)
     view: Callable[..., Any] = current_app.view_functions[name]
     spec = spec_of(view)
     if spec is None or spec.media != "text/event-stream":
-        refuse("There is no live stream here.", 404)
+        refuse(N_("There is no live stream here."), 404)
     return view, dict(args)
 
 

@@ -1,0 +1,127 @@
+"""A whole maze game with the mummy's seat in another house: chromium opens the remote
+link through each provider's stand-in (GET streams held back, as Cloudflare's quick
+tunnels do), the page picks the streamed POST by itself, the mummy plays every one of
+its turns from that page, and the connection drops at each phase of the mummy's turn
+and comes back: the page resumes with the whole log, nothing missed or doubled."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.bench.clients import Site
+from companion.games.mummy.players import MummyBot, SeekerBot
+from companion.games.mummy.record import command_to_json
+from companion.games.mummy.views import visible_events
+from companion.service.autoplay import put_board_right, wait_until
+from companion.service.webserver import Limits
+from companion.service.webthread import ServerThread
+from companion.tunnel.standin import PROFILES, StandIn
+from companion.web import create_app
+from companion.web.remote import listener_app
+from tests.test_browser import (
+    CHROMIUM_ARGS,
+    NAVIGATION_MS,
+    PHONE,
+    sync_api,
+)  # skips without chromium
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _in_step(page: Any) -> None:
+    """The page shows every announcement the seat's state holds (its live updates came)."""
+    deadline = time.monotonic() + 15
+    while True:
+        shown, state = page.evaluate(
+            "() => fetch('/api/mummy/state').then(r => r.json())"
+            ".then(s => [document.querySelectorAll('#log li').length, s.log.length])"
+        )
+        if shown == state:
+            return
+        assert time.monotonic() < deadline, (shown, state)
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("provider", list(PROFILES))
+def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> None:
+    from companion.games.mummy.commands import Move
+    from companion.games.mummy.state import Phase
+    from tests.test_service import start
+
+    appliance = start(tmp_path)
+    app = create_app(appliance.service, secret_key=os.urandom(32), appliance=appliance)
+    service, board = appliance.service, appliance.mock_board
+    try:
+        with (
+            ServerThread(app, limits=Limits(threads=8)) as web,
+            ServerThread(listener_app(app), limits=Limits(threads=8), name="tunnel") as tunnel,
+            StandIn(tunnel.port, PROFILES[provider], buffer_get=True) as edge,
+            sync_api.sync_playwright() as p,
+        ):
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            site = Site(web.port)
+            site.host_post("/api/host/game", {"colours": ["red", "blue"]})
+            put_board_right(appliance)
+            opened = app.extensions["companion.remote"].open("mummy", provider=provider)
+            opened.public_url = edge.url
+            page = browser.new_context(ignore_https_errors=True, viewport=PHONE).new_page()
+            page.set_default_timeout(15000)
+            page.set_default_navigation_timeout(NAVIGATION_MS)
+            page.goto(opened.link)
+            assert page.url == edge.url + "/mummy"
+            sync_api.expect(page.locator("#guidance")).to_contain_text("turn")
+            wait_until(lambda: page.evaluate("sessionStorage.getItem('companion-live')") == "post")
+
+            setup = service.game.setup
+            seekers, mummy = SeekerBot(setup.maze), MummyBot(setup)
+            mummy.observe(visible_events(service.game.last_events, "mummy"))
+            dropped: set[Phase] = set()
+            for _ in range(5000):
+                state = service.game.current
+                if state.is_over:
+                    break
+                if not service.published.judgement.matches:
+                    put_board_right(appliance)
+                    continue
+                if state.is_mummy_turn:
+                    _in_step(page)
+                    if state.phase not in dropped:  # a dropout at each phase of its turn
+                        dropped.add(state.phase)
+                        edge.drop()
+                        time.sleep(1.0)
+                        edge.drop(False)
+                    command = mummy.choose(state.phase, state.mummy, state.steps_left, False)
+                    body = json.dumps(command_to_json(command, setup.maze))
+                    answer = page.evaluate(
+                        "body => fetch('/api/mummy/command', {method: 'POST', body,"
+                        " headers: {'Content-Type': 'application/json'}}).then(r => r.status)",
+                        body,
+                    )
+                    assert answer == 200, answer
+                    events = list(service.published.events)
+                else:
+                    command = seekers.choose(state)
+                    home = service.board.position_of(state, state.figure)
+                    if isinstance(command, Move) and command.to != home:
+                        assert home is not None and board is not None
+                        board.lift(home)
+                        board.place(command.to)
+                        wait_until(lambda: service.game.current.phase is not Phase.SEEKER_MOVING)
+                        events = list(service.published.events)
+                    else:
+                        events = service.submit(f"seeker{state.seeker}", command)
+                mummy.observe(visible_events(events, "mummy"))
+            assert service.game.current.is_over
+            assert {Phase.MUMMY_ROLL, Phase.MUMMY_MOVING} <= dropped
+            _in_step(page)  # the end reached the far page too
+            assert page.evaluate("sessionStorage.getItem('companion-live')") == "post"
+            browser.close()
+    finally:
+        appliance.hub.end_streams()
+        appliance.close()
