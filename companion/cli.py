@@ -190,6 +190,19 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--state-dir", type=given_path, default=None, help="journal and secret key")
     run.set_defaults(func=_run)
 
+    remote = sub.add_parser("remote", help="open the mummy's or a watching seat to the internet")
+    remote.add_argument("--seat", choices=["mummy", "watch"], default="mummy")
+    remote.add_argument("--provider", choices=["cloudflare", "tailscale"], default="cloudflare")
+    remote.add_argument(
+        "--grace", type=float, default=30.0, help="seconds before a dropped player shows offline"
+    )
+    remote.add_argument("--close", action="store_true", help="close the remote seat")
+    remote.add_argument(
+        "--url", default="http://127.0.0.1:8080", help="the running companion (default port 8080)"
+    )
+    remote.add_argument("--state-dir", type=given_path, default=None, help="journal and secret key")
+    remote.set_defaults(func=_remote)
+
     bench = sub.add_parser("bench", help="measure the performance figures")
     bench.add_argument("--json", action="store_true", help="one JSON object of figures")
     bench.add_argument("--quick", action="store_true", help="fewer samples (for tests)")
@@ -483,6 +496,20 @@ def _install_service(args: argparse.Namespace) -> int:
     from companion.pi.install import main
 
     return main(["--dry-run"] if args.dry_run else [])
+
+
+def _remote(args: argparse.Namespace) -> int:
+    from companion.service.startup import state_dir
+    from companion.web.remote_cli import main
+
+    return main(
+        base=args.url,
+        directory=state_dir(args.state_dir),
+        seat=args.seat,
+        provider=args.provider,
+        grace_s=args.grace,
+        close=args.close,
+    )
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import os
 import signal
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from gpiozero.exc import GPIOZeroError
 
@@ -97,12 +98,27 @@ def run(
     )
     log.info("ready on %s:%d", host, actual_port)
     notifier.ready(f"serving on port {actual_port}")
+    tunnel = _tunnel_listener(app, limits)
     try:
         server.run()
     finally:
+        tunnel.stop(check=False)
+        app.extensions["companion.remote"].close()  # the provider's client ends with us
         log.info("shutting down: LEDs off, journal closed")
         notifier.stopping()
         appliance.hub.end_streams()
         server.close()
         appliance.close()
     return 0
+
+
+def _tunnel_listener(app: Any, limits: Any) -> Any:
+    """The loopback listener a tunnel provider's client connects to (``web/remote.py``:
+    only the remote seat's doors), on a free port told to the remote seat."""
+    from companion.service.webthread import ServerThread
+    from companion.web.remote import listener_app
+
+    tunnel = ServerThread(listener_app(app), limits=limits, name="tunnel").start()
+    app.extensions["companion.remote"].port = tunnel.port
+    log.info("remote seats: the tunnel's listener on 127.0.0.1:%d (loopback only)", tunnel.port)
+    return tunnel

@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("games", ("companion.games", "companion.mazes")),
-    ("board", ("companion.board", "companion.pi", "companion.hardware")),
+    ("board", ("companion.board", "companion.pi", "companion.hardware", "companion.tunnel")),
     ("storage", ("companion.journal", "companion.writes")),
     ("table", ("companion.table",)),
     ("service", ("companion.service",)),

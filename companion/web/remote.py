@@ -28,11 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, current_app, redirect, request, url_for
+from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from companion.i18n import N_
+from companion.tunnel.providers import PROVIDERS, NotInstalled, TunnelClient
 
+from . import doors
+from .contract import NUMBER, body, endpoint, obj, one_of
 from .doors import refuse, seats
 from .session import remember
 
@@ -47,6 +50,8 @@ REMOTE_SEATS = ("mummy", "watch")
 SEEN_S = 25.0
 #: The grace time before a remote player who dropped is shown as offline (host-set).
 GRACE_S = 30.0
+#: After the game's end the tunnel stays this long, so the far page shows the end.
+END_LINGER_S = 30.0
 
 #: Endpoints open through the tunnel, by remote seat (``*`` for every seat).
 ALLOWED: dict[str, frozenset[str]] = {
@@ -92,6 +97,12 @@ class RemoteSeat:
     opened: float = field(default_factory=time.monotonic)
     #: When a request of the remote player last came through (monotonic), if ever.
     last_seen: float | None = None
+    #: The device the remote link seated (a playing seat: taken back when it loses it).
+    device: str = ""
+    #: The provider's client on this machine, when the companion started one.
+    client: TunnelClient | None = None
+    #: Why the tunnel is not up (the provider's client is missing or ended), in words.
+    problem: str = ""
 
     @property
     def link(self) -> str:
@@ -110,6 +121,11 @@ class Remote:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.current: RemoteSeat | None = None
+        #: The tunnel's listener's port (``companion run``; 0: none, no client is started).
+        self.port = 0
+        #: Looks up a provider's client program (tests give their own ``PATH``).
+        self.which: Callable[[str], str | None] | None = None
+        self._end_timer: threading.Timer | None = None
         self.lock = threading.Lock()
         #: How many live pages are open through the tunnel now (set by ``init_app``:
         #: the broadcaster's count of the streams and polls held as ``("tunnel",)``).
@@ -118,21 +134,68 @@ class Remote:
         self.on_close: list[Callable[[RemoteSeat], object]] = []
 
     def open(self, seat: str, *, provider: str = "", grace_s: float = GRACE_S) -> RemoteSeat:
-        """Give ``seat`` to a player far away: a new token (an old link opens nothing)."""
+        """Give ``seat`` to a player far away: a new token (an old link opens nothing),
+        and the provider's client started when this companion has a tunnel listener
+        (``NotInstalled`` with the words to install it when it is missing)."""
         if seat not in REMOTE_SEATS:
             raise ValueError(f"only the mummy's seat or a watching seat goes remote, not {seat}")
+        self.close()
+        opened = RemoteSeat(
+            seat, secrets.token_urlsafe(TOKEN_BYTES), provider=provider, grace_s=grace_s
+        )
+        if self.port and provider:
+            chosen = PROVIDERS[provider]
+            kw = {} if self.which is None else {"which": self.which}
+
+            def address(url: str) -> None:
+                opened.public_url = url
+
+            def ended(code: int) -> None:
+                opened.problem = f"{chosen.label} ended (exit {code}): open the seat again."
+
+            opened.client = TunnelClient(chosen, self.port, on_address=address, on_exit=ended, **kw)
         with self.lock:
-            self.current = RemoteSeat(
-                seat, secrets.token_urlsafe(TOKEN_BYTES), provider=provider, grace_s=grace_s
-            )
-            return self.current
+            self.current = opened
+        return opened
 
     def close(self) -> None:
+        """Close the remote seat: the provider's client ends, the link opens nothing."""
         with self.lock:
             closed, self.current = self.current, None
+            timer, self._end_timer = self._end_timer, None
+        if timer is not None:
+            timer.cancel()
         if closed is not None:
+            if closed.client is not None:
+                closed.client.stop()
             for hook in list(self.on_close):
                 hook(closed)
+
+    def game_over(self, over: bool) -> None:
+        """The game ended: the tunnel closes ``END_LINGER_S`` later (the far page shows
+        the end first); a new game before then keeps it."""
+        with self.lock:
+            if self.current is None or over == (self._end_timer is not None):
+                return
+            if not over:
+                timer, self._end_timer = self._end_timer, None
+                if timer is not None:
+                    timer.cancel()
+                return
+            self._end_timer = threading.Timer(END_LINGER_S, self.close)
+            self._end_timer.daemon = True
+            self._end_timer.start()
+
+    def taken_back(self, held_by: Callable[[str], str | None]) -> bool:
+        """Close the remote seat when its device no longer holds it (the seat was joined
+        at the table again); whether it closed."""
+        current = self.current
+        if current is None or not current.device or current.seat == "watch":
+            return False
+        if held_by(current.seat) == current.device:
+            return False
+        self.close()
+        return True
 
     def seen(self) -> None:
         with self.lock:
@@ -159,8 +222,11 @@ class Remote:
             "open": True,
             "seat": current.seat,
             "provider": current.provider,
+            "sees": PROVIDERS[current.provider].sees if current.provider in PROVIDERS else "",
+            "problem": current.problem,
             "link": current.link,
             "connected": connected,
+            "seen": current.last_seen is not None,
             "offline": not connected and (quiet is None or quiet > current.grace_s),
             "grace_s": current.grace_s,
         }
@@ -222,8 +288,65 @@ def join(token: str) -> ResponseReturnValue:
         refuse(N_("No game is set up yet: ask the host."), 403)
     if store.code_guesses.locked(request.remote_addr or "?", time.monotonic()):
         refuse(N_("Too many wrong codes from this device: wait half a minute and try again."), 429)
-    remember(seat=store.join(current.seat))
+    cookie = store.join(current.seat)
+    current.device = str(cookie.get("d", ""))
+    remember(seat=cookie)
     return redirect(url_for("pages.watch" if current.seat == "watch" else "pages.mummy"), 303)
+
+
+# -- the host's control ------------------------------------------------------------------
+
+OPEN_REMOTE = obj(
+    {"seat": one_of(*REMOTE_SEATS), "provider": one_of(*PROVIDERS)},
+    {"grace_s": {**NUMBER, "minimum": 0, "maximum": 3600}},
+)
+
+
+def _held_by(seat: str) -> str | None:
+    store = seats()
+    table = None if store is None else store.table
+    return None if table is None else table.devices.get(seat)
+
+
+def host_view() -> dict[str, Any]:
+    """The remote seat as the host page shows it (closed first if it was taken back)."""
+    made = remote()
+    made.taken_back(_held_by)
+    return made.status()
+
+
+@bp.get("/api/host/remote")
+@endpoint("The remote seat: open or not, its link, whether its player is connected.")
+def remote_status() -> ResponseReturnValue:
+    doors.need("host", "look")
+    return jsonify(host_view())
+
+
+@bp.post("/api/host/remote")
+@endpoint(
+    "Open a seat to the internet through a tunnel provider (a new link each time).",
+    body=OPEN_REMOTE,
+    errors=(400, 403, 409),
+)
+def remote_open() -> ResponseReturnValue:
+    doors.need("host", "act")
+    data = body()
+    store = seats()
+    if store is None or store.table is None:
+        refuse(N_("No game is set up yet: ask the host."), 409)
+    try:
+        remote().open(data["seat"], provider=data["provider"], grace_s=data.get("grace_s", GRACE_S))
+    except NotInstalled as exc:
+        return jsonify({"error": str(exc), **remote().status()}), 409
+    return jsonify(host_view())
+
+
+@bp.post("/api/host/remote/close")
+@endpoint("Close the remote seat: the tunnel ends, its link opens nothing.", errors=(403,))
+def remote_close() -> ResponseReturnValue:
+    doors.need("host", "act")
+    remote().close()
+    return jsonify(host_view())
 
 
 class TunnelListener:
@@ -269,5 +392,7 @@ def init_app(app: Flask) -> None:
         return 0 if live is None else int(live.held(TUNNEL_HOLD))
 
     made.streams = streams
+    service = app.extensions["companion.service"]
+    service.on_publish(lambda: made.game_over(service.published.state.is_over))
     app.before_request(gate)
     app.register_blueprint(bp)
