@@ -71,7 +71,7 @@ def test_the_host_opens_a_seat_and_sees_the_address_and_who_is_connected(opened)
 
 
 def test_a_missing_client_is_named_with_how_to_install_it(opened):
-    table, remote, folder = opened
+    table, _remote, _folder = opened
     res = table.host.post("/api/host/remote", json={"seat": "watch", "provider": "tailscale"})
     assert res.status_code == 409
     assert "tailscale is not installed" in res.json["error"]

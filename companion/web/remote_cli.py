@@ -17,8 +17,9 @@ from typing import Any
 
 from flask import Flask
 
+from companion.tunnel.providers import PROVIDERS
+
 from . import session
-from .remote import PROVIDERS
 
 #: How long to wait for the provider to print the tunnel's address.
 ADDRESS_WAIT_S = 45.0
