@@ -34,9 +34,8 @@ from flask.typing import ResponseReturnValue
 from companion.i18n import N_
 from companion.tunnel.providers import PROVIDERS, NotInstalled, TunnelClient
 
-from . import doors
 from .contract import NUMBER, body, endpoint, obj, one_of
-from .doors import refuse, seats
+from .doors import need, refuse, seats
 from .session import remember
 
 bp = Blueprint("remote", __name__)
@@ -318,7 +317,7 @@ def host_view() -> dict[str, Any]:
 @bp.get("/api/host/remote")
 @endpoint("The remote seat: open or not, its link, whether its player is connected.")
 def remote_status() -> ResponseReturnValue:
-    doors.need("host", "look")
+    need("host", "look")
     return jsonify(host_view())
 
 
@@ -329,7 +328,7 @@ def remote_status() -> ResponseReturnValue:
     errors=(400, 403, 409),
 )
 def remote_open() -> ResponseReturnValue:
-    doors.need("host", "act")
+    need("host", "act")
     data = body()
     store = seats()
     if store is None or store.table is None:
@@ -344,7 +343,7 @@ def remote_open() -> ResponseReturnValue:
 @bp.post("/api/host/remote/close")
 @endpoint("Close the remote seat: the tunnel ends, its link opens nothing.", errors=(403,))
 def remote_close() -> ResponseReturnValue:
-    doors.need("host", "act")
+    need("host", "act")
     remote().close()
     return jsonify(host_view())
 

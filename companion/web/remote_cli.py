@@ -19,7 +19,7 @@ from flask import Flask
 
 from companion.tunnel.providers import PROVIDERS
 
-from . import session
+from .session import init_app as sessions
 
 #: How long to wait for the provider to print the tunnel's address.
 ADDRESS_WAIT_S = 45.0
@@ -38,7 +38,7 @@ def host_cookie(directory: Path) -> str:
         )
     app = Flask(__name__)
     app.secret_key = key
-    session.init_app(app)
+    sessions(app)
     serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
     return f"{app.config['SESSION_COOKIE_NAME']}={serializer.dumps({'host': token})}"
 
