@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.bench import attacks, end_to_end, engine, pages, service, streams
+from companion.bench import attacks, end_to_end, engine, pages, remote, service, streams
 from companion.bench.attacks import bench_attacks
 from companion.bench.clients import run_companion
 from companion.bench.end_to_end import bench_end_to_end
@@ -15,6 +15,7 @@ from companion.bench.engine import bench_engine
 from companion.bench.figures import Figure
 from companion.bench.pages import bench_pages
 from companion.bench.player import bench_player, bench_player_pi
+from companion.bench.remote import bench_remote
 from companion.bench.sensors import bench_sensors
 from companion.bench.serial_link import bench_serial
 from companion.bench.service import bench_service
@@ -29,6 +30,7 @@ TARGETS = {
     **streams.TARGETS,
     **pages.TARGETS,
     **attacks.TARGETS,
+    **remote.TARGETS,
 }
 
 
@@ -44,6 +46,7 @@ SECTIONS: dict[str, Callable[[bool], list[Figure]]] = {
     "attacks": lambda quick: bench_attacks(quick, run_companion),
     "player": bench_player,
     "player_pi": bench_player_pi,
+    "remote": bench_remote,
 }
 
 

@@ -44,9 +44,10 @@ bp = Blueprint("remote", __name__)
 TOKEN_BYTES = 24
 #: The seats a host may give to a player far away.
 REMOTE_SEATS = ("mummy", "watch")
-#: A remote player counts as connected while a live page of theirs is open, or for this
-#: long after their last request (a long poll asks again at least every 20 s).
-SEEN_S = 25.0
+#: A remote player counts as connected while a live page of theirs is open (a stream, or a
+#: long poll waiting: both are held as ``TUNNEL_HOLD``), or for this long after their last
+#: request (the moment between a poll's answer and the next one).
+SEEN_S = 3.0
 #: The grace time before a remote player who dropped is shown as offline (host-set).
 GRACE_S = 30.0
 #: After the game's end the tunnel stays this long, so the far page shows the end.
