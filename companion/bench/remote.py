@@ -133,6 +133,7 @@ def _play(app: Any, phone: Any, page: Any, count: int) -> tuple[list[float], lis
                 home = service.board.position_of(state, state.figure)
                 if isinstance(command, Move) and command.to != home:
                     board.lift(home)
+                    time.sleep(0.3)  # the lift settled: only the put-down is timed
                     seen = len(page.messages())
                     started = time.perf_counter()
                     board.place(command.to)
