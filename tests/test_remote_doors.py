@@ -175,3 +175,19 @@ def test_closing_the_remote_seat_shuts_the_tunnel_at_once(table):
     assert far.open("/api/mummy/state").status_code == 200
     table.app.extensions["companion.remote"].close()
     assert far.open("/api/mummy/state").status_code == 503
+
+
+def test_a_remote_spectator_sees_the_public_view_as_at_the_table(table):
+    table.new_game(["red", "blue"])
+    opened = open_remote(table, "watch")
+    far = Far(table)
+    assert far.open(f"/r/{opened.token}").status_code == 303
+    at_table = table.device("watch").get("/api/watch/state")
+    from_afar = far.open("/api/watch/state")
+    assert from_afar.status_code == 200 and from_afar.json == at_table.json
+    text = from_afar.get_data(as_text=True)
+    for key in ('"positions"', '"hand"', '"legal_destinations"', '"figure_moved"'):
+        assert key not in text
+    # The far spectator's live page is the table's own stream: never a newer version.
+    polled = far.post("/live", {"stream": "/api/watch/stream", "mode": "poll"})
+    assert b'"positions"' not in polled.data
