@@ -129,3 +129,22 @@ def test_companion_remote_opens_the_seat_from_a_shell(opened, tmp_path, capsys):
             grace_s=60, close=False,
         ) == 1  # fmt: skip
         assert "cloudflared is not installed" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(
+    shutil.which("cloudflared") is None,
+    reason="cloudflared is not installed: no package registry this project installs from "
+    "carries it (the npm cloudflared and PyPI pycloudflared wrappers fetch Cloudflare's "
+    "binary from GitHub), and a quick tunnel needs the internet",
+)
+def test_a_real_cloudflared_opens_the_seat(table):  # pragma: no cover - needs the internet
+    table.new_game(["red", "blue"])
+    remote = table.app.extensions["companion.remote"]
+    remote.port = 45679
+    try:
+        res = table.host.post("/api/host/remote", json={"seat": "mummy", "provider": "cloudflare"})
+        assert res.status_code == 200, res.json
+        wait_until(lambda: remote.current.public_url, timeout=60)
+        assert remote.current.public_url.endswith(".trycloudflare.com")
+    finally:
+        remote.close()
