@@ -86,7 +86,7 @@ def test_the_hosts_undo_takes_back_the_last_persons_action_and_the_computers_aft
     wait_until(lambda: service.game.current.figure == 1)
     steps = len(service.game.commands) - 1
     assert steps >= 1 and service.game.owners == ["seeker0"] + ["mummy"] * steps
-    label = "Red: entered the dice mummy, mummy, mummy, mummy and mummy"
+    label = "Red entered the dice mummy, mummy, mummy, mummy and mummy"
     status = table.host.get("/api/host/status").json
     assert status["game"]["last_action"] == f"{label}, and what the mummy did after it"
     undone = host_undo(table.host).json
@@ -101,7 +101,7 @@ def test_the_hosts_undo_takes_back_the_last_persons_action_and_the_computers_aft
     # Without the computer's commands at the end, the host's undo takes back one action.
     red.post("/api/seeker/command", json={"cmd": "roll", "faces": ["1"] * 5})
     red.post("/api/seeker/command", json={"cmd": "announce", "face": "1"})
-    assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red: announced 1"
+    assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red announced 1"
     assert host_undo(table.host).json["undone"]
     assert len(service.game.commands) == 1
 

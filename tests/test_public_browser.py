@@ -62,7 +62,7 @@ def test_the_live_host_page_and_the_watching_seat(server: Server, browser: Any) 
     targets = throw_and_announce(red, ["3", "3", "2", "4", "arrow"], "3")
     # The host page hears of it on its stream, without reloading or polling.
     undo = host.locator("#undo")
-    expect(undo).to_have_text("Undo: Red: announced 3", timeout=2500)
+    expect(undo).to_have_text("Undo: Red announced 3", timeout=2500)
     expect(host.locator("#host-guidance")).to_contain_text("Red's turn: move Red 3 cells")
     expect(watcher.locator("#log")).to_contain_text("Red announces 3")
 
@@ -77,7 +77,7 @@ def test_the_live_host_page_and_the_watching_seat(server: Server, browser: Any) 
         if len(dialogs) == 1:
             server.toggle(CAMP)
             server.toggle(target)
-            moved = "Red: moved a figure"
+            moved = "Red moved a figure"
             wait(lambda: server.get("/api/host/status")["game"]["last_action"] == moved)
         dialog.accept()
 
@@ -86,11 +86,11 @@ def test_the_live_host_page_and_the_watching_seat(server: Server, browser: Any) 
     expect(host.locator("#host-notice")).to_have_text(
         "The host took back Red's action: moved a figure"
     )
-    assert dialogs[0] == "Undo the last action: Red: announced 3?"
+    assert dialogs[0] == "Undo the last action: Red announced 3?"
     assert dialogs[1] == (
-        'The last action is now "Red: moved a figure" (it came in the meantime): undo that instead?'
+        'The last action is now "Red moved a figure" (it came in the meantime): undo that instead?'
     )
-    expect(undo).to_have_text("Undo: Red: announced 3")
+    expect(undo).to_have_text("Undo: Red announced 3")
     status = server.get("/api/host/status")
     assert status["game"]["phase"] == "seeker_moving"
     # The host page never says where the figure is: restore steps are on the others'.
@@ -129,10 +129,10 @@ def test_the_live_host_page_and_the_watching_seat(server: Server, browser: Any) 
     expect(host.locator("#guidance")).to_contain_text("Red's turn")
     host.get_by_role("link", name="Host").click()
     expect(host).to_have_url(server.url + "/host")
-    expect(undo).to_have_text("Undo: Red: announced 3")
+    expect(undo).to_have_text("Undo: Red announced 3")
     server.toggle(CAMP)
     server.toggle(target)
-    expect(undo).to_have_text("Undo: Red: moved a figure")
+    expect(undo).to_have_text("Undo: Red moved a figure")
     assert not re.search(r"\b[A-L](1[0-2]|[1-9])\b", host.locator("main").inner_text())
     refused = host.goto(server.url + "/sim")
     assert refused is not None and refused.status == 403

@@ -121,7 +121,7 @@ def test_the_host_who_plays_the_mummy_learns_no_seeker_cell_from_any_door(table)
     moved = turn(red, 0)
     assert check_every_door(table, owner, secret | seeker_cells(table), "Red moved") > 20
     status = owner.get("/api/host/status").json
-    assert status["game"]["last_action"] == "Red: moved a figure"
+    assert status["game"]["last_action"] == "Red moved a figure"
     # Red takes the move back: the table's guidance names the cell to clear; the host's
     # page says where the steps are instead.
     key = red.get("/api/seeker/state").json["takeback_key"]
@@ -232,7 +232,7 @@ def test_the_host_status_and_stream_show_the_public_view(table):
     name = table.service.maze.cell_name(target)
     assert table.service.game.current.phase is Phase.SEEKER_CARD
     status = table.host.get("/api/host/status").json
-    assert status["game"]["last_action"] == "Red: moved a figure"
+    assert status["game"]["last_action"] == "Red moved a figure"
     assert name not in set(CELL_NAME.findall(json.dumps(status)))
     code, first = opened(table.host, "/api/host/stream")
     assert code == 200 and first.startswith("data: ")

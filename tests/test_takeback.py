@@ -108,7 +108,7 @@ def test_the_hosts_undo_names_the_action_and_every_page_hears_of_it(app):
     name = app.service.maze.cell_name(target)
     published = app.service.published
     assert published.action is not None
-    assert str(published.action.label()) == "Red: moved a figure"  # the host may be the mummy
+    assert str(published.action.label()) == "Red moved a figure"  # the host may be the mummy
     assert app.service.undo()
     notice = str(table_payload(app.service.published, table())["notice"]["text"])
     assert notice == f"The host took back Red's action: moved to {name}"
@@ -133,13 +133,13 @@ def test_the_host_page_says_what_to_put_right_who_won_and_what_undo_takes_back(t
     assert status["game"]["winner"] is None and status["game"]["last_action"] is None
     red = table.device("seeker0")
     red.post("/api/seeker/command", json={"cmd": "roll"})
-    assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red: rolled the dice"
+    assert table.host.get("/api/host/status").json["game"]["last_action"] == "Red rolled the dice"
     state = red.get("/api/seeker/state").json
     face = next(f for f in state["view"]["roll"] if f != "mummy")
     red.post("/api/seeker/command", json={"cmd": "announce", "face": face})
     status = table.host.get("/api/host/status").json
     label = "the arrow" if face == "arrow" else face
-    assert status["game"]["last_action"] == f"Red: announced {label}"
+    assert status["game"]["last_action"] == f"Red announced {label}"
     undone = host_undo(table.host).json
     assert undone["undone"] and undone["game"]["notice"]["text"] == (
         f"The host took back Red's action: announced {label}"
@@ -168,12 +168,12 @@ def test_the_hosts_undo_never_undoes_an_action_that_came_after_the_one_confirmed
     refused in words naming the move (without its cell), and nothing is undone."""
     table.new_game(["red", "blue"], dice="physical")
     seen, _, target = announce_then_move(table)
-    assert seen["game"]["last_action"] == "Red: announced 3"
+    assert seen["game"]["last_action"] == "Red announced 3"
     commands = list(table.service.game.commands)
     stale = table.host.post("/api/host/undo", json={"action": seen["game"]["action_key"]})
     assert stale.status_code == 409, stale.json
     assert stale.json["error"] == (
-        'The last action is now "Red: moved a figure" (it came in the meantime): undo that instead?'
+        'The last action is now "Red moved a figure" (it came in the meantime): undo that instead?'
     )
     assert stale.json["undone"] is False and table.service.game.commands == commands
     assert table.service.maze.cell_name(target) not in json.dumps(stale.json)

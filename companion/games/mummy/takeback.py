@@ -52,9 +52,9 @@ class Action:
         return msg("{who} took back: {what}", who=self.who, what=what)
 
     def label(self) -> Msg:
-        """ "Blue: moved a figure" (for the host's undo): as every player may know it,
-        since the host's device may hold the mummy's seat."""
-        return msg("{who}: {what}", who=self.who, what=self.said_to_mummy)
+        """ "Blue moved a figure" (for the host's "Undo: ..."; one colon there): as every
+        player may know it, since the host's device may hold the mummy's seat."""
+        return msg("{who} {what}", who=self.who, what=self.said_to_mummy)
 
 
 def owner(before: State) -> str:
