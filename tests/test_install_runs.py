@@ -293,3 +293,11 @@ def test_a_lock_of_our_own_is_no_flock_leak(tmp_path):
     lock = tmp_path / "l"
     with locks.installer_lock("x", lock), open(lock) as other, pytest.raises(BlockingIOError):
         fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_the_new_venvs_check_names_modules_that_exist():
+    """A module moved away would make every new venv fail its own check."""
+    import importlib.util
+
+    for name in install.VENV_MODULES:
+        assert importlib.util.find_spec(name) is not None, name

@@ -336,7 +336,7 @@ def installed_port(config_dir: Path | None = None, unit_dir: Path | None = None)
 #: Run by a new venv's own python before it is switched in: what a start needs imports.
 VENV_CHECK = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
 #: The modules the service's start imports (the board stack's libraries on a Pi).
-VENV_MODULES = ("companion.cli", "companion.service.runner", "flask", "waitress", "gpiozero")
+VENV_MODULES = ("companion.cli", "companion.service.webserver", "flask", "waitress", "gpiozero")
 PI_MODULES = ("lgpio", "spidev", "gpiod")
 
 
