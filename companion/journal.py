@@ -426,6 +426,8 @@ class Journal(Closing):
 
     def load(self, game_id: int) -> StoredGame:
         """A game and its commands, read up to the first row that is not JSON."""
+        if not 0 <= game_id < 2**63:  # beyond SQLite's integers: no such game
+            raise KeyError(f"no game {game_id} in the journal")
         with self._read():
             row = self.db.execute(
                 "SELECT id, kind, setup, ended FROM games WHERE id = ?", (game_id,)

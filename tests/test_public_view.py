@@ -46,6 +46,7 @@ def every_get(table: Table) -> Iterator[str]:
         "game": "mummy",
         "lang": "en",
         "name": "report",  # a board check's saved report
+        "token": "0" * 48,  # a remote seat's link (a wrong one)
     }
     for rule in table.app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.rule.startswith(NO_GAME):
