@@ -9,6 +9,7 @@ import re
 import socket
 import sys
 import time
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -96,6 +97,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+def companion_url(text: str) -> str:
+    """An argparse ``type``: the address of a running companion, http://host[:port]."""
+    parts = urllib.parse.urlsplit(text.strip())
+    try:
+        parts.port  # noqa: B018 (a port out of range raises)
+    except ValueError:
+        parts = urllib.parse.urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise argparse.ArgumentTypeError(
+            f"must be the companion's address, like http://127.0.0.1:8080, not {shown!r}"
+        )
+    return text.strip()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     sub = parser.add_subparsers(title="commands")
@@ -150,7 +166,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true")
     sim.add_argument(
         "--journal",
-        type=Path,
+        type=given_path,
         default=None,
         help="write the games into this journal (with names beside it) for the replays and "
         "the statistics, taking --seekers and --mummy in turn (bot, easy, normal, hard)",
@@ -194,11 +210,14 @@ def _parser() -> argparse.ArgumentParser:
     remote.add_argument("--seat", choices=["mummy", "watch"], default="mummy")
     remote.add_argument("--provider", choices=["cloudflare", "tailscale"], default="cloudflare")
     remote.add_argument(
-        "--grace", type=float, default=30.0, help="seconds before a dropped player shows offline"
+        "--grace", type=SECONDS, default=30.0, help="seconds before a dropped player shows offline"
     )
     remote.add_argument("--close", action="store_true", help="close the remote seat")
     remote.add_argument(
-        "--url", default="http://127.0.0.1:8080", help="the running companion (default port 8080)"
+        "--url",
+        type=companion_url,
+        default="http://127.0.0.1:8080",
+        help="the running companion (default port 8080)",
     )
     remote.add_argument("--state-dir", type=given_path, default=None, help="journal and secret key")
     remote.set_defaults(func=_remote)

@@ -58,6 +58,8 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("hardware", "section"): ["--position=no-such-position", "--out=section.png"],
     # never KiCad here (a minute a run): the config is missing, so it stops before
     ("hardware", "pcb"): ["--out=tile", "--config=no-such-board.toml"],
+    # a state directory with no key: it stops before asking any companion
+    ("remote",): ["--state-dir=no-such-state", "--url=http://127.0.0.1:9"],
     ("hardware", "spacer"): ["--out=spacer", "--config=no-such-board.toml"],
 }
 POSITIONAL = "missing-file"
