@@ -12,12 +12,14 @@ from collections.abc import Iterator
 import pytest
 from gpiozero import Device, DigitalOutputDevice, InputDevice
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.board.config import BoardConfig, default_config, default_config_text, parse_config
 from companion.board.debounce import OccupancyChange
 from companion.board.gpio_sensors import DiodeMatrix, DirectPins, MockWiringError
 from companion.board.mock_board import MockBoard
-from companion.board.sensors import SensorBackendUnavailable, Sensors
+from companion.board.sensors import SensorBackendUnavailable, Sensors, next_scan
 from companion.board.shift_register import Mock74HC165Chain, ShiftRegisterChain, input_name
 from companion.games.mummy.maze import parse_cell_name
 
@@ -304,27 +306,53 @@ def test_slide_across_cells_reports_only_where_the_figure_stops(
 # -- the scan thread --------------------------------------------------------------------
 
 
-def test_scan_thread_confirms_a_change_when_it_settles_not_a_period_later(
-    factory: MockFactory, config: BoardConfig
+@settings(max_examples=40, deadline=None)
+@given(offsets=st.lists(st.floats(0.0, 0.5), min_size=1, max_size=6))
+def test_the_scan_loop_confirms_a_change_when_it_settles_not_a_period_later(
+    offsets: list[float],
 ) -> None:
     """The settle time (91 ms for the reference reed board) is no multiple of the scan
-    period (10 ms): the scan thread scans once more at the moment a change settles, so
-    a move is not confirmed at the next whole period (100 ms) but at 91 ms."""
-    changes: queue.Queue[OccupancyChange] = queue.Queue()
-    took = []
-    with MockBoard(config, factory) as board, Sensors(config.sensors, pin_factory=factory) as s:
-        s.changes = changes
-        s.start()
-        e7 = board.position("E7")
-        for _ in range(9):
-            board.place(e7) if e7 not in board.occupied else board.lift(e7)
-            change = changes.get(timeout=2.0)
-            took.append(change.at - change.since)
-        s.stop()
+    period (10 ms): the scan loop scans once more at the moment a change settles, so a
+    move is confirmed 91 ms after a scan first saw it, not at the next whole period
+    (100 ms).  The loop's own schedule (``next_scan``) on a simulated clock: the real
+    thread's timing is ``companion bench``'s to measure."""
+    config = default_config()
+    factory = MockFactory()
     wait = settle(config)
     period = 1 / config.sensors.scan_hz
-    assert all(t >= wait - 1e-9 for t in took)
-    assert sorted(took)[len(took) // 2] < wait + period / 2, took
+    with MockBoard(config, factory) as board, Sensors(config.sensors, pin_factory=factory) as s:
+        e7 = board.position("E7")
+        now = next_at = 0.0
+        pending = [sum(offsets[: i + 1]) + 0.001 for i in range(len(offsets))]
+        touched_at: list[float] = []
+        took: list[float] = []
+        while pending or s._debouncer.next_deadline() is not None:
+            if pending and pending[0] <= now:  # a hand between two scans
+                pending.pop(0)
+                board.place(e7) if e7 not in board.occupied else board.lift(e7)
+                touched_at.append(now)
+            for change in s.scan_once(now):
+                took.append(change.at - change.since)
+                assert change.since - touched_at[-1] <= period + 1e-9  # seen at the next scan
+            next_at, wake, behind = next_scan(now, next_at, period, s._debouncer.next_deadline())
+            assert not behind
+            if pending and now < pending[0] < wake:
+                wake = pending[0]  # the hand moves whenever it likes
+            now = wake
+            assert now < 10, "the loop never confirmed the change"
+    # Changes quicker than the settle time cancel out; every confirmed one took exactly it.
+    assert took or len(touched_at) % 2 == 0
+    assert all(abs(t - wait) < 1e-9 for t in took), took
+
+
+def test_next_scan_keeps_the_period_and_starts_afresh_when_behind() -> None:
+    """A scan on time moves the next one a period on; one that ran late past the next
+    period does not scan in a burst to catch up, and is counted as behind."""
+    assert next_scan(0.0, 0.0, 0.01, None) == (0.01, 0.01, False)
+    assert next_scan(0.004, 0.01, 0.01, None) == (0.01, 0.01, False)  # an extra scan
+    assert next_scan(0.0, 0.0, 0.01, 0.005) == (0.01, 0.005, False)  # a change settles
+    assert next_scan(0.0, 0.0, 0.01, 0.02) == (0.01, 0.01, False)
+    assert next_scan(0.05, 0.01, 0.01, None) == (0.05, 0.05, True)
 
 
 def test_scan_thread_reports_a_placement_once_it_has_settled(

@@ -74,6 +74,26 @@ def open_backend(config: SensorConfig, *, pin_factory: Any = None) -> SensorBack
     raise ValueError(f"unknown sensor backend {config.backend!r}")
 
 
+def next_scan(
+    now: float, next_at: float, period: float, deadline: float | None
+) -> tuple[float, float, bool]:
+    """When the scan thread scans next, having scanned at ``now``: ``(next_at, wake,
+    behind)``.  ``next_at`` is the next whole period's scan (moved on if ``now`` was it;
+    started afresh at ``now`` when behind rather than scanning in a burst).  ``wake`` is
+    that, or earlier the moment a change settles (``deadline``): a move is confirmed
+    when it settles, not up to a period later."""
+    behind = False
+    if now >= next_at - period / 2:  # that was the period's scan
+        next_at += period
+        if next_at < now:
+            behind = True
+            next_at = now
+    wake = next_at
+    if deadline is not None and now < deadline < wake:
+        wake = deadline
+    return next_at, wake, behind
+
+
 class Sensors(Closing):
     """Scans the board's sensors and reports occupancy changes by logical position.
 
@@ -230,18 +250,8 @@ class Sensors(Closing):
             if self.heartbeat is not None:
                 self.heartbeat()
             now = self.clock()
-            if now >= next_at - period / 2:  # that was the period's scan
-                next_at += period
-                if next_at < now:
-                    # Behind: count it and start afresh rather than scanning in a burst.
-                    self._overruns += 1
-                    next_at = now
-            # A change that settles before the next scan is confirmed by a scan of its own
-            # at that moment, not up to a period later (a move is shown when it settles).
-            wake = next_at
-            deadline = self._debouncer.next_deadline()
-            if deadline is not None and now < deadline < wake:
-                wake = deadline
+            next_at, wake, behind = next_scan(now, next_at, period, self._debouncer.next_deadline())
+            self._overruns += behind
             # A plain sleep wakes for less CPU than Event.wait; stop() waits a period at most.
             time.sleep(max(0.0, wake - now))
 
