@@ -130,7 +130,7 @@ def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser
         end = page.locator("#end")
         expect(end).to_be_visible()
         expect(end.locator(".winner")).to_contain_text(winner)
-        expect(end).to_contain_text(f"{summary.rounds} round")
+        expect(end).to_contain_text(f"Played to round {summary.rounds + 1}.")
         expect(end).to_contain_text("The mummy's path")
         # Every seeker's cards are revealed now, on the mummy's page too.
         for hand in summary.hands:
