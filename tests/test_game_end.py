@@ -169,3 +169,26 @@ def test_after_the_maze_ends_no_seat_command_is_accepted_but_the_hosts_undo(tabl
     assert service.game.commands == commands and service.game.current.is_over
     undone = table.host.post("/api/host/undo", json={"action": key})
     assert undone.status_code == 200 and not service.game.current.is_over
+
+
+def test_past_games_name_a_record_this_companion_cannot_replay_and_why(table):
+    """A game whose record does not replay here (a format of another version, a side
+    game's broken record) is listed among the past games with the reason, not left
+    out without a word; the games around it are listed as before."""
+    journal = table.service.journal
+    maze = journal.new_game("mummy", {"record": "pyramid-companion/mummy", "version": 0})
+    journal.append(maze, {"cmd": "roll"})
+    journal.end_game(maze)
+    crypt = journal.new_game("crypt", {"players": "two"})
+    journal.end_game(crypt)
+    games = table.host.get("/api/host/games").get_json()["games"]
+    listed = {g["id"]: g for g in games}
+    assert f"Game {maze} cannot be replayed" in listed[maze]["unreadable"]
+    assert "version 0" in listed[maze]["unreadable"]
+    assert listed[crypt]["kind"] == "crypt" and listed[crypt]["game"] == "Into the Crypt"
+    assert f"Game {crypt} cannot be replayed" in listed[crypt]["unreadable"]
+    page = table.host.get("/host/games").get_data(as_text=True)
+    assert f"Game {maze} cannot be replayed" in page and f"Game {crypt}: Into the Crypt" in page
+    assert f'href="/replay/{maze}"' not in page  # no replay offered that would only refuse
+    german = table.host.get("/host/games", headers={"Accept-Language": "de"})
+    assert f"Spiel {maze} kann nicht" in german.get_data(as_text=True)

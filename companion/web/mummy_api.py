@@ -52,7 +52,7 @@ from .contract import (
     refusal_status,
 )
 from .language import current_language, message_of, text_of
-from .past import side_games
+from .past import side_games, unreadable_game
 from .payloads import (
     Payload,
     end_summary,
@@ -728,8 +728,9 @@ def past_games(journal: Journal) -> list[Payload]:
     for stored in journal.ended_games(KIND, PAST_GAMES):
         try:
             game = RunningGame.replayed(stored.id, stored.setup, stored.commands)
-        except (KeyError, TypeError, ValueError):  # RecordError, RuleError
-            continue  # a record that no longer replays (another maze, set aside): skipped
+        except (KeyError, TypeError, ValueError) as exc:  # RecordError, RuleError
+            games.append(unreadable_game(stored, exc))  # listed, saying why
+            continue
         summary = summarize(game.setup, game.commands)
         if summary is not None:
             games.append({"id": stored.id, "kind": KIND, **summary_json(game.setup, summary)})

@@ -21,6 +21,7 @@ from companion.i18n.message import Value
 from companion.journal import Journal, StoredGame
 from companion.service.crypt_service import CryptGame
 from companion.service.registry import GAME_NAMES
+from companion.service.replays import why_unreadable
 
 Payload = dict[str, Any]
 
@@ -32,13 +33,25 @@ def side_games(journal: Journal, limit: int) -> list[Payload]:
         for stored in journal.ended_games(kind, limit):
             try:
                 summary = read(stored)
-            except (KeyError, TypeError, ValueError):  # RecordError, RuleError
-                continue  # a record that no longer replays: left out
+            except (KeyError, TypeError, ValueError) as exc:  # RecordError, RuleError
+                games.append(unreadable_game(stored, exc))
+                continue
             if summary is not None:
                 games.append(
                     {"id": stored.id, "kind": kind, "game": word(GAME_NAMES[kind]), **summary}
                 )
     return sorted(games, key=lambda g: -int(g["id"]))[:limit]
+
+
+def unreadable_game(stored: StoredGame, exc: Exception) -> Payload:
+    """A past game whose record does not replay on this companion: listed with the
+    reason (never left out without a word), its record still there to export."""
+    return {
+        "id": stored.id,
+        "kind": stored.kind,
+        "game": word(GAME_NAMES.get(stored.kind, stored.kind)),
+        "unreadable": why_unreadable(stored, exc).message,
+    }
 
 
 def winner_words(names: list[Value], winners: tuple[int, ...] | list[int]) -> Msg:
