@@ -15,13 +15,16 @@ def token_of(html: str) -> str:
     return found.group(1)
 
 
-def join(client: Any, code: str, *, takeover: bool = True) -> Any:
-    """Open a seat's link and confirm (taking the seat over if another phone has it)."""
+def join(client: Any, code: str, *, takeover: bool = True, name: str | None = None) -> Any:
+    """Open a seat's link and confirm (taking the seat over if another phone has it),
+    with the name the player typed, if any."""
     page = client.get(f"/join/{code}")
     assert page.status_code == 200, page.get_data(as_text=True)
     data = {"csrf": token_of(page.get_data(as_text=True))}
     if takeover:
         data["takeover"] = "1"
+    if name is not None:
+        data["player_name"] = name
     return client.post(f"/join/{code}", data=data)
 
 

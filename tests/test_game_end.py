@@ -4,6 +4,8 @@ games kept in the journal."""
 
 from __future__ import annotations
 
+import re
+
 from companion.games.mummy.engine import apply, make_setup, new_game
 from companion.games.mummy.events import MummyMoved, SeekerCaught
 from companion.games.mummy.players import MummyBot, RandomSeekerBot
@@ -192,3 +194,53 @@ def test_past_games_name_a_record_this_companion_cannot_replay_and_why(table):
     assert f'href="/replay/{maze}"' not in page  # no replay offered that would only refuse
     german = table.host.get("/host/games", headers={"Accept-Language": "de"})
     assert f"Spiel {maze} kann nicht" in german.get_data(as_text=True)
+
+
+def test_players_name_themselves_as_they_join_and_the_statistics_follow_the_names(table):
+    """Each player types a name on the join page (or leaves it empty); a name the
+    statistics cannot keep is refused in words and the phone is not joined; the names
+    go into the next game of a rematch; the statistics count wins by those names."""
+    from tests.seating import join, post_form
+
+    table.new_game(["red", "blue"])
+    mummy, red, blue = (table.app.test_client() for _ in range(3))
+    page = mummy.get(f"/join/{table.codes['mummy']}").get_data(as_text=True)
+    assert 'id="player-name"' in page and "Your name, for the statistics" in page
+    watcher = table.app.test_client().get(f"/join/{table.codes['watch']}")
+    assert 'id="player-name"' not in watcher.get_data(as_text=True)  # a spectator plays not
+    # A name that turns the text around it, or too long: refused, nothing joined.
+    for bad, words in (("Ann\u202eA", "text-direction"), ("x" * 41, "at most 40")):
+        refused = join(red, table.codes["seeker0"], name=bad)
+        assert refused.status_code == 400 and words in refused.get_data(as_text=True)
+        assert red.get("/api/seeker/state").status_code in (401, 403)
+    assert join(mummy, table.codes["mummy"], name="  Oma   Inge ").status_code == 200
+    assert join(red, table.codes["seeker0"], name="Lena").status_code == 200
+    assert join(blue, table.codes["seeker1"], name="").status_code == 200
+    first = table.service.published.game_id
+    names = table.app.extensions["companion.player_names"]
+    assert names.of_game(first) == {"mummy": "Oma Inge", "seeker0": "Lena"}
+    # The page remembers the name for the next code this phone opens.
+    again = red.get(f"/join/{table.codes['seeker0']}").get_data(as_text=True)
+    assert 'value="Lena"' in again
+
+    play_on(table.appliance)
+    state = table.service.game.current
+    assert state.is_over
+    rematch = table.host.post("/api/host/rematch", json={"replaces": first})
+    assert rematch.status_code == 200
+    second = table.service.published.game_id
+    assert names.of_game(second) == {"mummy": "Oma Inge", "seeker0": "Lena"}
+
+    stats = table.host.get("/stats").get_data(as_text=True)
+    winner = "Oma Inge" if state.winner.is_mummy else ("Lena" if state.winner.seeker == 0 else None)
+    assert "Oma Inge" in stats and "Lena" in stats
+    if winner is not None:
+        row = re.search(rf"<th scope=\"row\">{winner}</th><td>(\d+)</td><td>(\d+)</td>", stats)
+        assert row is not None and row.groups() == ("1", "1"), stats[-3000:]
+    # The host still corrects a game's names afterwards (Blue's player forgot).
+    form = table.host.get(f"/stats/game/{first}").get_data(as_text=True)
+    assert 'value="Oma Inge"' in form and 'value="Lena"' in form  # as the players gave them
+    given = {"mummy": "Oma Inge", "seeker0": "Lena", "seeker1": "Max"}
+    res = post_form(table.host, f"/stats/game/{first}", f"/stats/game/{first}", given)
+    assert res.status_code in (200, 303)
+    assert names.of_game(first)["seeker1"] == "Max" and names.of_game(first)["seeker0"] == "Lena"

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import threading
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,11 @@ from companion.games.records import MAX_TEXT, RecordError, parse_json
 from companion.i18n import msg
 
 log = logging.getLogger(__name__)
+
+#: Characters that turn the text around them (a name is shown among other words).
+DIRECTION_MARKS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 
 #: The longest name (a line of the statistics on a phone holds it).
 MAX_NAME = 40
@@ -71,7 +77,7 @@ class PlayerNames:
 
     def name_seats(self, game_id: int, names: dict[str, str]) -> None:
         """The names of a game's seats (an empty name: the seat's name is dropped)."""
-        clean = {seat: _checked(name) for seat, name in names.items() if name.strip()}
+        clean = {seat: checked_name(name) for seat, name in names.items() if name.strip()}
         with self._lock:
             games = dict(self.games)
             if clean:
@@ -80,9 +86,26 @@ class PlayerNames:
                 games.pop(str(game_id), None)
             self._save(games, self.merged, self.removed)
 
+    def name_seat(self, game_id: int, seat: str, name: str) -> None:
+        """A player names themselves for one seat of a game (as they join it)."""
+        name = checked_name(name)
+        with self._lock:
+            seats = {**self.games.get(str(game_id), {}), seat: name}
+            self._save({**self.games, str(game_id): seats}, self.merged, self.removed)
+
+    def carry(self, game_id: int, to_game: int, seats: set[str]) -> None:
+        """The same players go on into another game (a rematch: every phone stays on
+        its seat): ``seats``' names carry over unless the new game names them already."""
+        given = {s: n for s, n in self.games.get(str(game_id), {}).items() if s in seats}
+        if not given or game_id == to_game:
+            return
+        with self._lock:
+            named = {**given, **self.games.get(str(to_game), {})}
+            self._save({**self.games, str(to_game): named}, self.merged, self.removed)
+
     def merge(self, name: str, into: str) -> None:
         """Count ``name`` as ``into`` from now on (the same player spelled twice)."""
-        name, into = _checked(name), _checked(into)
+        name, into = checked_name(name), checked_name(into)
         if name == into:
             raise NameRefused(msg("A name cannot be merged into itself."))
         with self._lock:
@@ -90,7 +113,7 @@ class PlayerNames:
 
     def remove(self, name: str) -> None:
         """Leave a name out of the statistics by name (its games still count)."""
-        name = _checked(name)
+        name = checked_name(name)
         with self._lock:
             removed = self.removed if name in self.removed else [*self.removed, name]
             self._save(self.games, self.merged, removed)
@@ -124,13 +147,21 @@ class PlayerNames:
         self.games, self.merged, self.removed = games, merged, removed
 
 
-def _checked(name: str) -> str:
+def checked_name(name: str) -> str:
+    """A name as it is kept (spaces tidied), or ``NameRefused`` saying why not."""
     name = " ".join(str(name).split())
+    if any(unicodedata.category(c) == "Cc" or c in DIRECTION_MARKS for c in name):
+        raise NameRefused(msg("A name cannot hold control or text-direction characters."))
     if not name:
         raise NameRefused(msg("A name needs at least one letter."))
     if len(name) > min(MAX_NAME, MAX_TEXT):
         raise NameRefused(msg("A name has at most {n} characters.", n=MAX_NAME))
     return name
+
+
+def named_seats(seekers: int) -> set[str]:
+    """The seats of a maze game whose players name themselves: the mummy and each seeker."""
+    return {"mummy", *(f"seeker{i}" for i in range(seekers))}
 
 
 def names_path(journal_path: str) -> Path | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -31,6 +32,7 @@ from companion.journal import Journal, journal_report
 from companion.service.loop import ServiceError
 from companion.service.mummy_game import KIND, RunningGame
 from companion.service.mummy_service import ActionMoved, Published
+from companion.service.player_names import named_seats
 from companion.service.registry import GAME_NAMES
 from companion.table.seats import Seats, Staged, Table, TableOptions, check_colours
 
@@ -69,6 +71,8 @@ from .payloads import (
 )
 from .session import remember
 from .stream import LogDelta, Once, event, respond
+
+log = logging.getLogger(__name__)
 
 bp = Blueprint("play_api", __name__, url_prefix="/api")
 
@@ -449,6 +453,8 @@ def _set_up(
     with store.lock:
         _check_game_seen(seen, svc.published.game_id)
         table = store.table
+        before = svc.published.game_id
+        same_seats = table is not None and list(table.colours) == list(colours)
         table = Table.new(colours, options) if table is None else table.recoloured(colours)
         table.options = options
         table.dealing = options.cards == "physical"
@@ -458,6 +464,8 @@ def _set_up(
             _start_game(store, table)
         except (RuleError, ServiceError) as exc:
             abort(refusal_status(exc, 400), message_of(exc))
+        if same_seats:  # the same phones on the same seats: the players' names go on
+            _carry_names(before, svc.published.game_id, len(colours))
     svc.hints = options.hints
     svc.physical_dice = options.dice == "physical"
     seat_computer(computer_seat(), options)
@@ -470,6 +478,17 @@ def host_games() -> ResponseReturnValue:
     """The table's finished games in short (every card and path is public once over)."""
     _need_host()
     return jsonify({"games": past_games(service().journal)})
+
+
+def _carry_names(before: int, now: int, seekers: int) -> None:
+    """The names the players gave carry into the next game of the same seats."""
+    names = current_app.extensions.get("companion.player_names")
+    if names is None:
+        return
+    try:
+        names.carry(before, now, named_seats(seekers))
+    except ServiceError:
+        log.exception("the players' names could not be carried into game %s", now)
 
 
 def _check_game_seen(seen: int | None, now: int) -> None:

@@ -29,6 +29,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from companion.i18n import N_
+from companion.service.player_names import NameRefused, checked_name, named_seats
 from companion.service.registry import GAME_NAMES
 from companion.service.startup import addresses
 from companion.table.seats import WATCH, Seats, normalise_code
@@ -39,6 +40,7 @@ from .doors import current_seat, is_host
 from .mummy_api import host_status, past_games, seat_name, seats
 from .payloads import seeker_names
 from .session import remember
+from .statistics import names as player_names
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,8 @@ def join(code: str) -> ResponseReturnValue:
         code=normalise_code(code),
         name=seat_name(seat, names),
         taken=store.held_elsewhere(seat, session.get("seat")),
+        named=seat in named_seats(len(names)),
+        player_name=session.get("player_name", ""),
     )
 
 
@@ -164,15 +168,39 @@ def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
     if seat is None:
         return render_template("landing.html", error=error), status
     names = seeker_names(service().published.state.setup)
+    player = request.form.get("player_name", "").strip()
+    try:
+        player = checked_name(player) if player and seat in named_seats(len(names)) else ""
+    except NameRefused as exc:  # nothing joined: the same form again, saying why
+        return render_template(
+            "join.html",
+            code=normalise_code(code),
+            name=seat_name(seat, names),
+            taken=takeover,
+            named=seat in named_seats(len(names)),
+            player_name=player,
+            name_error=exc.message,
+        ), 400
     if store.held_elsewhere(seat, session.get("seat")) and not takeover:
         return render_template(
-            "join.html", code=normalise_code(code), name=seat_name(seat, names), taken=True
+            "join.html",
+            code=normalise_code(code),
+            name=seat_name(seat, names),
+            taken=True,
+            named=seat in named_seats(len(names)),
+            player_name=player or session.get("player_name", ""),
         )
     if store.seat_of(session.get("seat")) not in (None, seat):
         # The seat this device held is given up on the server, so its pages and streams
         # still open in other tabs end: a seeker's must not go on to the mummy's phone.
         store.leave(session.get("seat"))
     remember(seat=store.join(seat))
+    if player:  # the statistics follow the name (kept beside the journal, never in it)
+        try:
+            player_names().name_seat(service().published.game_id, seat, player)
+            session["player_name"] = player
+        except NameRefused:
+            log.exception("a player's name could not be kept")  # the seat is joined all the same
     return render_template("joined.html", url=_seat_url(seat), name=seat_name(seat, names))
 
 
