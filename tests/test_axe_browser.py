@@ -168,6 +168,9 @@ def test_every_page_passes_axe_core_in_both_languages(site, browser) -> None:
         axe.check(f"{seat}: the end", pages[seat], "#end")
     axe.check("host: the end", host, "#end", "/host")
     axe.check("past games", host, ".past-games li", "/host/games")
+    game = service.published.game_id
+    axe.check("replay: the reveal", host, "polyline.mummy-path.whole", f"/replay/{game}")
+    axe.check("statistics", host, ".stats-chart.heat", "/stats")
     axe.report()
 
 

@@ -17,7 +17,7 @@ from companion.games.mummy.replay import NotOver, replay, seat_view
 from companion.games.mummy.simulate import play_game, setup_for
 from companion.games.mummy.state import Phase
 from companion.games.mummy.summary import summarize
-from companion.games.statistics import GameFacts, by_name, canonical, statistics
+from companion.games.statistics import GameFacts, by_name, canonical, catches_on, statistics
 from companion.journal import Journal
 from companion.service.autoplay import play_on
 from companion.service.player_names import NameRefused, PlayerNames
@@ -285,6 +285,23 @@ def test_the_statistics_page_draws_pictures_and_the_host_merges_names(tmp_path, 
         assert "52 finished maze games" in html
         assert html.count('<svg class="stats-chart') >= 6  # role, seekers, maze, level, heat, names
         assert 'role="img"' in html and '<table class="stats">' in html
+        # The heat map: the maze's coordinates around it, and the places caught on most
+        # in words (a reader hears them; nobody has to tell reds apart).
+        heat = html[html.index('class="stats-chart heat"') :]
+        heat = heat[: heat.index("</figure>")]
+        assert '"coord">A</text>' in heat and '"coord">L</text>' in heat
+        assert '"coord">1</text>' in heat and '"coord">12</text>' in heat
+        caught = catches_on(gather(t.service.journal, PlayerNames(None)).facts, t.service.maze.name)
+        assert caught, "52 games and not one catch?"
+        most = max(caught.values())
+        first = min(n for n, k in caught.items() if k == most)
+        name = t.service.maze.cell_name(first) if t.service.maze.is_cell(first) else None
+        caption = re.search(r"<figcaption[^>]*>Where it caught most: ([^<]*)</figcaption>", heat)
+        assert caption is not None
+        lines = caption.group(1).split("; ")
+        assert len(lines) == min(10, len(caught))
+        if name is not None:
+            assert lines[0] == f"{name}: {most} catch{'es' if most != 1 else ''}"
         res = post_form(
             t.host, "/stats", "/stats/names", {"do": "merge", "name": "Anna", "into": "Ben"}
         )

@@ -7,11 +7,11 @@ bars are also striped, and the legend names both).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
-from companion.games.mummy.maze import Maze
+from companion.games.mummy.maze import Maze, column_letter
 from companion.games.statistics import NameTally, Tally
 
 #: Drawing units.
@@ -94,13 +94,31 @@ def name_bars(title: str, rows: Sequence[NameTally], wins: str, games: str) -> M
     return _svg(LABEL_W + BAR_W + 80, height, title, "".join(parts))
 
 
-def heat_map(title: str, maze: Maze, counts: Mapping[int, int], cell_label: str) -> Markup:
+def heat_map(
+    title: str,
+    maze: Maze,
+    counts: Mapping[int, int],
+    label: Callable[[str, int], str],
+    rooms: Mapping[str, int],
+) -> Markup:
     """The maze with every cell shaded by how often the mummy caught a figure there,
-    the count written in the cell (the rooms' counts below the maze)."""
+    the count written in the cell, the columns' letters and the rows' numbers around it
+    (to find "C7" as the words name it), and ``rooms``' counts (a place off the grid,
+    by its name) below the maze."""
     c = 40
     w, h = maze.width, maze.height
-    top = max(counts.values(), default=0) or 1
+    top = max([*counts.values(), *rooms.values()], default=0) or 1
     parts = []
+    for col in range(w):
+        parts.append(
+            f'<text x="{col * c + c / 2}" y="-10" text-anchor="middle" class="coord">'
+            f"{column_letter(col)}</text>"
+        )
+    for row in range(h):
+        parts.append(
+            f'<text x="-10" y="{row * c + c / 2 + 5}" text-anchor="end" class="coord">'
+            f"{row + 1}</text>"
+        )
     for cell in range(maze.cell_count):
         row, col = divmod(cell, w)
         n = counts.get(cell, 0)
@@ -110,14 +128,18 @@ def heat_map(title: str, maze: Maze, counts: Mapping[int, int], cell_label: str)
             f'<rect x="{col * c}" y="{row * c}" width="{c}" height="{c}" class="cell-heat" '
             f'fill="#2a241c"/><rect x="{col * c}" y="{row * c}" width="{c}" height="{c}" '
             f'fill="#ff3b2f" fill-opacity="{alpha:.2f}"><title>'
-            f"{escape(cell_label.format(cell=name, n=n))}</title></rect>"
+            f"{escape(label(name, n))}</title></rect>"
         )
         if n:
             parts.append(
-                f'<text x="{col * c + c / 2}" y="{row * c + c / 2 + 5}" text-anchor="middle" '
-                f'style="font-weight:bold;paint-order:stroke;stroke:#000;stroke-width:3px">{n}'
+                f'<text x="{col * c + c / 2}" y="{row * c + c / 2 + 7}" text-anchor="middle" '
+                f'class="count">{n}'
                 "</text>"
             )
+    for i, (room, n) in enumerate(sorted(rooms.items())):
+        parts.append(
+            f'<text x="0" y="{h * c + 28 + 24 * i}" class="coord">{escape(label(room, n))}</text>'
+        )
     sides = maze.open_sides
     for cell in range(maze.cell_count):
         row, col = divmod(cell, w)
@@ -131,9 +153,15 @@ def heat_map(title: str, maze: Maze, counts: Mapping[int, int], cell_label: str)
             parts.append(f'<line x1="{x}" y1="{y + c}" x2="{x + c}" y2="{y + c}" class="wall"/>')
         if col == w - 1:
             parts.append(f'<line x1="{x + c}" y1="{y}" x2="{x + c}" y2="{y + c}" class="wall"/>')
-    style = "<style>.wall{stroke:#d8c9a8;stroke-width:3;stroke-linecap:round}</style>"
+    style = (
+        "<style>.wall{stroke:#d8c9a8;stroke-width:3;stroke-linecap:round}"
+        ".heat .coord{font-size:22px}.heat .count{font-size:20px;font-weight:bold;"
+        "paint-order:stroke;stroke:#000;stroke-width:3px}</style>"
+    )
+    below = 24 * len(rooms) + (10 if rooms else 0)
     return Markup(
-        f'<svg class="stats-chart heat" viewBox="-4 -4 {w * c + 8} {h * c + 8}" role="img" '
+        f'<svg class="stats-chart heat" viewBox="-40 -40 {w * c + 48} {h * c + 48 + below}" '
+        f'role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">'
         f"<title>{escape(title)}</title>{style}{''.join(parts)}</svg>"
     )

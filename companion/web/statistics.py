@@ -9,7 +9,7 @@ from flask import Blueprint, Flask, current_app, redirect, render_template, requ
 from flask.typing import ResponseReturnValue
 
 from companion.games.mummy.words import LEVELS as LEVEL_WORDS
-from companion.games.mummy.words import colour_word
+from companion.games.mummy.words import colour_word, place_word
 from companion.games.statistics import LEVELS, catches_on, statistics
 from companion.i18n import N_, Msg, counted, joined, msg, word
 from companion.journal import StoredGame
@@ -23,6 +23,9 @@ from .context import service
 from .language import text_of
 
 bp = Blueprint("statistics", __name__)
+
+#: How many of the cells where the mummy caught most the page lists in words.
+MOST_CAUGHT = 10
 
 #: The computer levels by name ("person": a person played the mummy).
 LEVEL_NAMES = {
@@ -45,6 +48,11 @@ def names() -> PlayerNames:
     return store
 
 
+def caught_words(place: str, n: int) -> str:
+    """How often the mummy caught a figure on a place: "C7: 2 catches"."""
+    return _t(counted(n, "{cell}: {n} catch", "{cell}: {n} catches", cell=place))
+
+
 def _t(text: str | Msg) -> str:
     return text_of(word(text) if isinstance(text, str) else text)
 
@@ -61,6 +69,9 @@ def page() -> ResponseReturnValue:
     seeker_words = {
         t.group: counted(int(t.group), "{n} seeker", "{n} seekers") for t in stats.by_seekers
     }
+    caught = catches_on(gathered.facts, maze.name)
+    most = sorted(caught.items(), key=lambda item: (-item[1], item[0]))[:MOST_CAUGHT]
+    most_caught = [caught_words(_t(place_word(maze, node)), n) for node, n in most]
     charts = {
         "role": win_bars(
             _t(N_("Wins by role")), [(_t(N_("All games")), stats.by_role)], mummy, seekers
@@ -83,8 +94,9 @@ def page() -> ResponseReturnValue:
         "heat": heat_map(
             _t(msg("Where the mummy catches most on the maze {maze}", maze=maze.name)),
             maze,
-            catches_on(gathered.facts, maze.name),
-            _t(N_("{cell}: {n} catches")),
+            {node: n for node, n in caught.items() if maze.is_cell(node)},
+            caught_words,
+            {_t(place_word(maze, node)): n for node, n in caught.items() if not maze.is_cell(node)},
         ),
         "names": name_bars(
             _t(N_("Wins by player name")), stats.by_name, _t(N_("won")), _t(N_("played"))
@@ -99,6 +111,7 @@ def page() -> ResponseReturnValue:
         levels=LEVELS,
         level_names=LEVEL_NAMES,
         seeker_words=seeker_words,
+        most_caught=most_caught,
         unreadable=gathered.unreadable,
         host=doors.is_host(),
         names=store,
