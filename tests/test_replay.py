@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -136,7 +137,8 @@ def test_the_export_is_one_file_with_its_viewer_and_no_address(table):
 
 def test_an_old_record_replays_or_says_why(tmp_path, default_maze, default_maze_text):
     journal = Journal(tmp_path / "journal.sqlite")
-    setup = make_setup(default_maze, ("red", "blue"), seed=5)
+    # Played as the companion played then: the cards off the dice's stream.
+    setup = replace(make_setup(default_maze, ("red", "blue"), seed=5), own_deal_stream=False)
     game = play_game(setup)
     from companion.games.mummy.record import command_to_json
 
@@ -161,6 +163,7 @@ def test_an_old_record_replays_or_says_why(tmp_path, default_maze, default_maze_
     journal.end_game(old)
     done = finished(journal, old)
     assert done.computer == "unknown" and done.aid is False
+    assert done.replay.frames[-1].state.hands == game.state.hands  # the old deal, as played
     assert len(done.replay.frames) == len(commands) + 1
     # A record of a format this companion does not read says why, never a traceback.
     other = journal.new_game("mummy", {**first, "version": 0})

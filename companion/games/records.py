@@ -175,12 +175,16 @@ def _on_line(number: int) -> Iterator[None]:
         raise RecordError(message, number) from exc
 
 
-def check_kind(fields: Fields, kind: str, version: int, game: str) -> None:
-    """Line 1 names the game and the version of its record format."""
+def check_kind(fields: Fields, kind: str, version: int | tuple[int, ...], game: str) -> None:
+    """Line 1 names the game and the version of its record format (one this companion
+    reads: ``version``, or any of several)."""
     if fields.data.get("record") != kind:
         raise RecordError(f'not {game} record: line 1 needs "record": "{kind}"')
-    if fields.data.get("version") != version:
-        raise RecordError(f"this companion reads {game} records of version {version}")
+    versions = version if isinstance(version, tuple) else (version,)
+    found = fields.data.get("version")
+    if isinstance(found, bool) or found not in versions:
+        readable = " or ".join(str(v) for v in versions)
+        raise RecordError(f"this companion reads {game} records of version {readable}")
 
 
 _MISSING: Any = object()

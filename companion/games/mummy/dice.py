@@ -7,6 +7,7 @@ and advanced by SplitMix64: the same seed and commands always give the same dice
 from __future__ import annotations
 
 import enum
+import hashlib
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -62,6 +63,13 @@ MOVE_FACES = (Face.ONE, Face.TWO, Face.THREE, Face.FOUR, Face.ARROW)
 def seed_state(seed: int) -> int:
     """The random state for a seed (any int)."""
     return seed & _MASK64
+
+
+def deal_seed(seed: int) -> int:
+    """The seed of the cards' own stream, one-way from the game's seed: neither the dice
+    nor the computer mummy's stream (``computer.computer_seed``) lead back to it."""
+    digest = hashlib.blake2b((seed & _MASK64).to_bytes(8, "little"), person=b"mummy-deal")
+    return int.from_bytes(digest.digest()[:8], "little")
 
 
 def next_random(state: int) -> tuple[int, int]:

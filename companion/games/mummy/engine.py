@@ -29,6 +29,7 @@ from .dice import (
     SEEKER_DICE,
     SEEKER_DIE_FACES,
     Face,
+    deal_seed,
     random_below,
     roll_seeker_dice,
     seed_state,
@@ -112,6 +113,8 @@ def new_game(setup: Setup) -> tuple[State, Events]:
         raise RuleError("The mummy die needs at least one face, none negative.")
     maze = setup.maze
     rng = seed_state(setup.seed)
+    # The cards from their own stream (new games) or off the dice's (version 1 records).
+    deal = seed_state(deal_seed(setup.seed)) if setup.own_deal_stream else rng
     per_colour = setup.cards_per_colour
     hands: list[list[Treasure]] = [[] for _ in setup.seekers]
     for colour in TREASURE_COUNTS:
@@ -122,9 +125,11 @@ def new_game(setup: Setup) -> tuple[State, Events]:
                 colour=colour_word(colour),
             )
         if setup.hands is None:
-            deck, rng = shuffled(rng, stack)
+            deck, deal = shuffled(deal, stack)
             for i, hand in enumerate(hands):
                 hand.extend(deck[i * per_colour : (i + 1) * per_colour])
+    if not setup.own_deal_stream:
+        rng = deal  # the dice went on where the shuffles left the one stream
     if setup.hands is not None:
         hands = [list(hand) for hand in _dealt_hands(setup)]
     figures = setup.figures

@@ -2,7 +2,7 @@
 
 Line 1 is the setup, every further line one command (docs/game-records.md)::
 
-    {"record": "pyramid-companion/mummy", "version": 1, "seed": 7,
+    {"record": "pyramid-companion/mummy", "version": 2, "seed": 7,
      "seekers": [["red"], ["blue"]], "options": {...}, "maze": "<maze file text>"}
     {"cmd": "roll"}
     {"cmd": "roll", "faces": ["mummy", "1", "arrow"]}
@@ -13,7 +13,9 @@ Line 1 is the setup, every further line one command (docs/game-records.md)::
 Dice without ``faces``/``value`` come from the game's seeded RNG, so a record
 replays to the same state every time.  A setup with ``"hands"`` (each seeker's cards
 by treasure cell, ``[["B4", "F4", ...], ...]``) was dealt by hand: physical mission
-cards the seekers entered; without it the seed deals the cards.
+cards the seekers entered; without it the seed deals the cards: from a stream of
+their own derived one-way from the seed (version 2), or, in records of version 1, off
+the dice's stream before the first roll (they replay as they were played).
 """
 
 from __future__ import annotations
@@ -50,14 +52,16 @@ from .maze_file import MazeError, parse_maze
 from .state import FigureColour, Options, Setup, State
 
 RECORD_KIND = "pyramid-companion/mummy"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+#: The versions this companion replays (1: the cards came off the dice's stream).
+READABLE_VERSIONS = (1, 2)
 
 
 def setup_to_json(setup: Setup, maze_text: str) -> dict[str, Any]:
     o = setup.options
     data: dict[str, Any] = {
         "record": RECORD_KIND,
-        "version": RECORD_VERSION,
+        "version": RECORD_VERSION if setup.own_deal_stream else 1,
         "seed": setup.seed,
         "seekers": [[c.value for c in figs] for figs in setup.seekers],
         "options": {
@@ -81,7 +85,7 @@ OPTION_KEYS = ("mummy_die_faces", "mummy_moves_exactly", "mummy_sees_treasures",
 def setup_from_json(data: Any) -> Setup:
     """A checked setup from line 1 of a record; RecordError says what is wrong."""
     fields = data if isinstance(data, Fields) else Fields(data, "the setup")
-    check_kind(fields, RECORD_KIND, RECORD_VERSION, "a mummy-maze")
+    check_kind(fields, RECORD_KIND, READABLE_VERSIONS, "a mummy-maze")
     try:
         maze = parse_maze(fields.text("maze"))
     except MazeError as exc:
@@ -103,6 +107,7 @@ def setup_from_json(data: Any) -> Setup:
         seed=fields.integer("seed", default=0, low=0, high=2**64 - 1),
         options=options,
         hands=None if hands is None else each(hands, lambda cells: _hand(maze, cells)),
+        own_deal_stream=fields.data["version"] != 1,
     )
 
 

@@ -76,6 +76,11 @@ class Setup:
     #: Mission cards dealt by hand, per seeker (physical cards the seekers entered);
     #: None deals them from the seed.
     hands: tuple[tuple[Treasure, ...], ...] | None = None
+    #: The cards are shuffled from a stream of their own, derived one-way from the seed
+    #: (``dice.deal_seed``), apart from the dice: the dice that everyone sees tell nothing
+    #: of the deal.  False only for games recorded before (record version 1), whose cards
+    #: came off the dice's stream, so that they replay as they were played.
+    own_deal_stream: bool = True
 
     @property
     def figures(self) -> tuple[FigureColour, ...]:
