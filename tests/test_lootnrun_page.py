@@ -300,3 +300,16 @@ def test_a_name_longer_than_the_limit_is_refused_and_nothing_starts(client):
     assert res.get_json()["error"].startswith("A name has at most 24 characters: shorten Maxim")
     assert client.get("/lootnrun/api/view").get_json()["phase"] == "setup"
     assert 'data-max-name="24"' in client.get("/lootnrun").get_data(as_text=True)
+
+
+def test_a_name_that_turns_the_text_around_it_is_refused_and_nothing_starts(client):
+    """U+202E in a name would read "Anna‮ wins" backwards on every page after it."""
+    for bad in ("Anna\u202e", "Ben\x07"):
+        res = client.post(
+            "/lootnrun/api/new", json={"players": [{"name": bad, "colour": "red"}, *PLAYERS[1:]]}
+        )
+        assert res.status_code == 409
+        assert res.get_json()["error"] == (
+            "A name cannot hold control or text-direction characters."
+        )
+    assert client.get("/lootnrun/api/view").get_json()["phase"] == "setup"

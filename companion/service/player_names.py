@@ -12,20 +12,15 @@ import json
 import logging
 import os
 import threading
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from companion.errors import ServiceError
 from companion.games.records import MAX_TEXT, RecordError, parse_json
+from companion.games.text import unfit_character
 from companion.i18n import msg
 
 log = logging.getLogger(__name__)
-
-#: Characters that turn the text around them (a name is shown among other words).
-DIRECTION_MARKS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
 
 #: The longest name (a line of the statistics on a phone holds it).
 MAX_NAME = 40
@@ -150,7 +145,7 @@ class PlayerNames:
 def checked_name(name: str) -> str:
     """A name as it is kept (spaces tidied), or ``NameRefused`` saying why not."""
     name = " ".join(str(name).split())
-    if any(unicodedata.category(c) == "Cc" or c in DIRECTION_MARKS for c in name):
+    if unfit_character(name) is not None:
         raise NameRefused(msg("A name cannot hold control or text-direction characters."))
     if not name:
         raise NameRefused(msg("A name needs at least one letter."))

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from companion.games.text import unfit_character
 from companion.games.tuples import replace_at
 from companion.i18n import N_, Msg, msg, word
 
@@ -108,6 +109,8 @@ def _check_setup(setup: Setup) -> None:
     for p in players:
         if not p.name.strip():
             raise RuleError("Every player needs a name.")
+        if unfit_character(p.name) is not None:
+            raise RuleError("A name cannot hold control or text-direction characters.")
         if len(p.name.strip()) > MAX_NAME:
             raise RuleError(
                 "A name has at most {n} characters: shorten {name}.",

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.games.text import MAX_MAZE_NAME, unfit_character
+
 from .maze import (
     DIRECTIONS,
     TREASURE_COUNTS,
@@ -61,6 +63,23 @@ def parse_maze(text: str) -> Maze:
     if problems or maze is None:
         raise MazeError(problems or [MazeProblem(0, "empty maze file")])
     return maze
+
+
+def with_name(text: str, fallback: str) -> str:
+    """A maze file's text with a name: its own, or else ``fallback`` (its file's name)
+    written in as line 1, so that the record, the pages and the statistics all carry
+    it.  MazeError if the file's name is no name a page may show either."""
+    header = _read_header(text, [])
+    if header.name_line:
+        return text
+    problems = _name_problems(1, "the file's name (the maze has no 'name:' line)", fallback)
+    if not fallback.strip():
+        problems.append(
+            MazeProblem(1, "the maze has no 'name:' line: add one, e.g. 'name: My maze'")
+        )
+    if problems:
+        raise MazeError(problems)
+    return f"name: {fallback.strip()}\n{text}"
 
 
 def check_maze(text: str) -> list[MazeProblem]:
@@ -182,6 +201,24 @@ def _on_edge(row: int, col: int, side: Direction, width: int, height: int) -> bo
     )
 
 
+def _name_problems(number: int, what: str, name: str) -> list[MazeProblem]:
+    """A maze's or a treasure's name that no page may show: too long, or with a control
+    or text-direction character."""
+    problems = []
+    if len(name) > MAX_MAZE_NAME:
+        problems.append(
+            MazeProblem(
+                number, f"{what} has at most {MAX_MAZE_NAME} characters (this one {len(name)})"
+            )
+        )
+    bad = unfit_character(name)
+    if bad is not None:
+        problems.append(
+            MazeProblem(number, f"{what} holds a control or text-direction character ({bad})")
+        )
+    return problems
+
+
 def _art_line(first: int, row: int, side: Direction | None = None) -> int:
     """File line of a cell row in the art (its side walls), or of its north/south wall."""
     if side is Direction.NORTH:
@@ -220,6 +257,7 @@ def _read_header(text: str, problems: list[MazeProblem]) -> _Header:
                 )
             header.name = value or header.name
             header.name_line = number
+            problems.extend(_name_problems(number, "'name'", value))
         elif key in ("start", "sarcophagus"):
             if getattr(header, key) is not None:
                 problems.append(MazeProblem(number, f"'{key}' is given twice"))
@@ -377,6 +415,10 @@ def _read_treasures(
         if cell is None:
             continue
         name = " ".join(words[2:])
+        found = _name_problems(number, "the treasure's name", name)
+        if found:
+            problems.extend(found)
+            continue
         title = f"{colour.value} {name}".lower()
         if title in seen_title:
             problems.append(
