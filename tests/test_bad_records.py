@@ -275,3 +275,27 @@ def test_a_broken_board_config_gives_its_problems_or_a_board(data):
         parse_config(text, "board.toml")
     except ConfigError as error:
         assert error.problems and all(p.message for p in error.problems)
+
+
+def test_a_text_over_its_limit_is_refused_naming_the_key_and_the_line(
+    default_maze, default_maze_text
+):
+    """A record file's texts are read up to a documented length (200 characters; the
+    maze file in line 1 up to 65,536): a longer one names its key and its line."""
+    from companion.games.mummy.engine import make_setup
+    from companion.games.mummy.record import replay, setup_to_json
+    from companion.games.records import RecordError
+
+    setup = setup_to_json(make_setup(default_maze, ("red", "blue"), seed=1), default_maze_text)
+    roll = {"cmd": "roll"}
+    long = {"cmd": "announce", "face": "4" * 201}
+    text = "\n".join(json.dumps(line) for line in (setup, roll, long))
+    with pytest.raises(RecordError) as refused:
+        replay(text)
+    assert refused.value.line == 3
+    assert '"face" holds 201 characters; at most 200 are read' in str(refused.value)
+    huge = {**setup, "maze": default_maze_text + "#" * 70000}
+    with pytest.raises(RecordError) as refused:
+        replay(json.dumps(huge))
+    assert refused.value.line == 1 and '"maze" holds' in str(refused.value)
+    assert "at most 65536 are read" in str(refused.value)

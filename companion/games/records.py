@@ -24,6 +24,8 @@ MAX_DEPTH = 32
 MAX_DIGITS = 30
 #: Characters of a name, a cell or a reason in a command (the API's limit too).
 MAX_TEXT = 200
+#: Characters of a whole maze file kept in a record's line 1 (the default maze: ~3,000).
+MAX_MAZE_TEXT = 65536
 #: Half of a UTF-16 pair alone: JSON may spell it (``"\ud800"``), but it is no text
 #: (it cannot be written as UTF-8, in a log line or anywhere else).
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -124,6 +126,27 @@ def _check_text(value: Any) -> None:
             _check_text(item)
 
 
+def _check_lengths(value: Any, key: str) -> None:
+    """No text of a record line is longer than its limit (``MAX_TEXT``; a whole maze
+    file ``MAX_MAZE_TEXT``): RecordError naming the key."""
+    if isinstance(value, str):
+        limit = MAX_MAZE_TEXT if key == "maze" else MAX_TEXT
+        if len(value) > limit:
+            raise RecordError(
+                f'"{key or "the line"}" holds {len(value)} characters; at most {limit} are read'
+            )
+    elif isinstance(value, list):
+        for item in value:
+            _check_lengths(item, key)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            if len(name) > MAX_TEXT:
+                raise RecordError(
+                    f"a key holds {len(name)} characters; at most {MAX_TEXT} are read"
+                )
+            _check_lengths(item, name)
+
+
 def record_lines(text: str) -> list[tuple[int, Any]]:
     """The non-blank lines of a JSON Lines record, parsed, with their 1-based numbers."""
     text = text.removeprefix("\ufeff")
@@ -132,9 +155,11 @@ def record_lines(text: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            out.append((number, parse_json(line)))
+            value = parse_json(line)
+            _check_lengths(value, "")
         except RecordError as exc:
             raise exc.at(number) from exc
+        out.append((number, value))
     if not out:
         raise RecordError("the record is empty", 1)
     return out
