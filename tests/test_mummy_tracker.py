@@ -8,6 +8,7 @@ from companion.games.mummy.commands import Announce, Move, Roll
 from companion.games.mummy.dice import Face
 from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.simulate import setup_for
+from companion.i18n.catalog import render
 from companion.mazes import load_maze
 from companion.service.mummy_tracker import BoardMap, _places, judge
 
@@ -90,7 +91,7 @@ def test_a_knocked_figure_outside_a_move_is_a_restore(default_maze, board):
     j = judge(state, occupied, board)
     assert not j.matches
     assert (
-        str(j.message) == "Restore the board: put Blue back on camp slot 3; take the figure off E4."
+        str(j.message) == "Restore the board: take the figure off E4; put Blue back on camp slot 3."
     )
 
 
@@ -102,7 +103,26 @@ def test_a_caught_figure_must_go_to_the_sarcophagus(default_maze, board):
     j = judge(caught, occupied, board)
     assert not j.matches
     assert j.missing == {board.sarcophagus[0]} and j.unexpected == {cell}
-    assert "Red was caught: put the figure into the sarcophagus" in str(j.message)
+    # In the order hands do it: off the cell where it was caught, into the sarcophagus.
+    assert str(j.message) == (
+        "Red was caught. Take the figure off A6 and put it into the sarcophagus."
+    )
+    assert render(j.message, "de") == (
+        "Rot wurde gefangen. Nimm die Figur von A6 und stell sie in den Sarkophag."
+    )
+
+
+def test_a_figure_never_in_the_sarcophagus_is_put_into_it_not_back(default_maze, board):
+    """Caught, and lifted off its cell before it went into the sarcophagus: it goes in,
+    it is not "put back" where it never stood."""
+    state, _ = new_game(setup_for(default_maze, 2, 3))
+    caught = state.evolve(positions=(default_maze.sarcophagus_node, state.positions[1]), mummy=60)
+    j = judge(caught, frozenset({board.camp[1]}), board)
+    assert str(j.message) == "Restore the board: put Red into the sarcophagus (slot 1)."
+    assert "back on" not in str(j.message)
+    assert render(j.message, "de") == (
+        "Stell das Brett wieder her: stell Rot in den Sarkophag (Platz 1)."
+    )
 
 
 def test_stray_figures_on_several_slots_read_as_a_list():

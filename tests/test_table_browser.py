@@ -112,7 +112,7 @@ def test_a_seat_takes_back_its_own_move_after_a_confirmation(
     # The host page is public (the host may hold the mummy's seat): no cell there either.
     expect(seats["host"].locator("#host-notice")).to_have_text("Red took back: moved a figure")
     expect(red.locator("#guidance")).to_contain_text(
-        f"put Red back on camp slot 1; take the figure off {cell}"
+        f"take the figure off {cell}; put Red back on camp slot 1"
     )
     expect(seats["seeker1"].locator("#takeback-button")).to_have_count(0)
     # The cell the guidance names is ringed on the maze (the phone has no letters on it).

@@ -186,37 +186,55 @@ def _restore_message(
     gone: frozenset[int],
     extra: frozenset[int],
 ) -> Msg:
+    """The steps in the order hands do them: a caught figure first (off its cell, into
+    the sarcophagus), then the figures to take off, then those to put back."""
     colours = state.setup.figures
-    parts: list[Msg] = []
+    caught: Msg | None = None
+    back: list[Msg] = []
     for figure, position in sorted(expected.items()):
-        if position in gone:
-            colour = colour_word(colours[figure])
-            if (
-                position in board.sarcophagus
-                and state.maze.is_cell(state.mummy)
-                and (state.mummy in extra)
-            ):
-                parts.append(
-                    msg("{colour} was caught: put the figure into the sarcophagus", colour=colour)
+        if position not in gone:
+            continue
+        colour = colour_word(colours[figure])
+        if position in board.sarcophagus:
+            cell = state.mummy
+            if caught is None and state.maze.is_cell(cell) and cell in extra:
+                caught = msg(
+                    "{colour} was caught. Take the figure off {place} and put it into the "
+                    "sarcophagus.",
+                    colour=colour,
+                    place=board.name(cell, state),
                 )
+                extra = extra - {cell}
             else:
-                parts.append(
+                back.append(
                     msg(
-                        "put {colour} back on {place}",
+                        "put {colour} into the sarcophagus (slot {n})",
                         colour=colour,
-                        place=board.name(position, state),
+                        n=board.sarcophagus.index(position) + 1,
                     )
                 )
+        else:
+            back.append(
+                msg(
+                    "put {colour} back on {place}", colour=colour, place=board.name(position, state)
+                )
+            )
+    parts: list[Msg] = []
     if extra:
         places = _places(board, state, extra)
         if len(extra) == 1:
             parts.append(msg("take the figure off {places}", places=places))
         else:
             parts.append(msg("take the figures off {places}", places=places))
+    parts += back
+    if not parts:
+        assert caught is not None
+        return caught
     text = parts[0]
     for part in parts[1:]:
         text = msg("{a}; {b}", a=text, b=part)
-    return msg("Restore the board: {what}.", what=text)
+    restore = msg("Restore the board: {what}.", what=text)
+    return restore if caught is None else msg("{a} {b}", a=caught, b=restore)
 
 
 def _places(board: BoardMap, state: State, positions: frozenset[int]) -> Msg:
