@@ -27,7 +27,13 @@ from companion.games.mummy.takeback import describe
 from companion.games.mummy.words import treasure_word
 from companion.i18n import in_case
 from companion.i18n.catalog import render, script_catalog
-from companion.web.payloads import event_json, seeker_guidance, table_guidance, winner_text
+from companion.web.payloads import (
+    event_json,
+    roll_words,
+    seeker_guidance,
+    table_guidance,
+    winner_text,
+)
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 PUBLISHED = SimpleNamespace(
@@ -72,6 +78,13 @@ def test_a_roll_names_every_face_and_the_mummy_face_in_its_case(game: State) -> 
     with pytest.raises(RuleError) as refused:
         apply(rolled, Announce(Face.FOUR))
     assert de(refused.value) == "Der Wurf zeigt 1, den Pfeil, 1 und 2, aber nicht 4."
+
+
+def test_two_arrows_in_a_roll_are_counted_not_repeated(game: State) -> None:
+    faces = (Face.ARROW, Face.TWO, Face.ARROW)
+    assert said(DiceRolled(1, faces, 0), game) == "Blau würfelt 2 und zweimal den Pfeil."
+    assert str(roll_words(faces)) == "2 and the arrow twice"
+    assert "den Pfeil und den Pfeil" not in said(DiceRolled(1, (Face.ARROW,) * 3, 0), game)
 
 
 def test_a_figure_on_a_treasure_and_its_card_read_by_case(game: State) -> None:

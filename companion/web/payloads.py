@@ -677,13 +677,24 @@ MUMMY_FACES = (
     N_("four mummy faces"),
     N_("five mummy faces"),
 )
+#: Two or more arrows in one roll, counted as a player says it ("zweimal den Pfeil").
+ARROWS = (
+    N_("{face} twice"),
+    N_("{face} three times"),
+    N_("{face} four times"),
+    N_("{face} five times"),
+)
 
 
 def roll_words(faces: tuple[Face, ...]) -> Msg:
     """A roll as a player reads it out: the numbers from low to high, the arrows, then
-    the mummy faces counted ("1, 3, the arrow and two mummy faces")."""
+    the mummy faces counted ("1, 3, the arrow and two mummy faces"; "the arrow twice")."""
     said: list[Msg] = [face_word(f) for f in sorted(f for f in faces if f < Face.ARROW)]
-    said += [face_word(Face.ARROW) for f in faces if f is Face.ARROW]
+    arrows = sum(f is Face.ARROW for f in faces)
+    if arrows == 1:
+        said.append(face_word(Face.ARROW))
+    elif arrows:
+        said.append(msg(ARROWS[min(arrows, len(ARROWS) + 1) - 2], face=face_word(Face.ARROW)))
     mummies = sum(f is Face.MUMMY for f in faces)
     if mummies:
         said.append(word(MUMMY_FACES[min(mummies, len(MUMMY_FACES)) - 1]))
