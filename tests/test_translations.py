@@ -67,7 +67,7 @@ def test_messages_render_in_the_readers_language() -> None:
         reason=msg("No figure may move into the sarcophagus."),
     )
     assert render(error, "de") == (
-        "Blau darf nicht auf E4 halten: Keine Figur darf in den Sarkophag ziehen."
+        "Blau darf seinen Zug nicht auf E4 beenden: Keine Figur darf in den Sarkophag ziehen."
     )
     assert localize({"log": [{"text": moved}]}, "de") == {
         "log": [{"text": "Rot ist nach D11 gezogen."}]
