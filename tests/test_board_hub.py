@@ -86,6 +86,22 @@ def test_a_maze_figure_standing_or_lifted_reaches_no_other_game():
     assert hub.off_board() == 0 and hub.left_behind() == len(FIGURES)
 
 
+def test_the_maze_figures_still_standing_count_down_to_nothing():
+    """The crypt's "take them off" clears when they are off: the hub counts the figures
+    the maze left that still stand (a number, no position), and nothing else changes."""
+    hub, _maze, crypt, _ = table()
+    hub.activate("crypt")
+    assert hub.maze_standing() == len(FIGURES)
+    for lifted, position in enumerate(FIGURES, 1):
+        put(hub, position, False)
+        assert hub.maze_standing() == len(FIGURES) - lifted
+        assert crypt.heard == [[]] and hub.off_board() == 0
+    put(hub, FIGURES[0], True)  # a magnet put back there later is the crypt's, not the maze's
+    assert hub.maze_standing() == 0
+    hub.activate("mummy")
+    assert hub.maze_standing() == 0
+
+
 def test_a_square_a_maze_figure_left_is_free_like_any_other_once_lifted():
     """Issue 34: a touch where a seeker stood was silently ignored, so the crypt named
     the cell by its silence.  Once the figure is lifted its square is free: a magnet

@@ -196,16 +196,29 @@ def test_a_page_whose_game_lost_the_board_shows_nothing_to_put_right(client, app
     assert "host page" in response.get_json()["error"]
     assert client.get("/crypt/api/state").get_json()["ply"] == 0
     board = client.post("/crypt/api/board", json={"game": "crypt"}).get_json()["board"]
-    # The maze had the board: whatever stood then is the maze's, unnamed and uncounted;
-    # the page says once how many it left, and that number stays when they are lifted.
+    # The maze had the board: whatever stood then is the maze's, unnamed and uncounted
+    # by the crypt; the page asks, once and apart from the crypt's own words, to take
+    # them off, and the notice counts down (the hub's count, never where) to nothing.
     assert board["plays_crypt"] is True and board["unexpected"] == []
     assert board["off_board"] == 0 and board["maze_figures"] == 6
-    assert "The maze game left 6 figures on the board: take them off." in board["message"]
+    assert board["maze_notice"] == "The maze game left 6 figures on the board: take them off."
+    assert "maze game left" not in (board["message"] or "")
     version = client.get("/crypt/api/state").get_json()["version"]
-    appliance.mock_board.lift(at("a1"))
-    wait_until(lambda: at("a1") not in appliance.hub._occupied)
+    standing = sorted(appliance.hub._occupied)
+    appliance.mock_board.lift(standing[0])
+    wait_until(lambda: standing[0] not in appliance.hub._occupied)
     again = client.get("/crypt/api/state").get_json()
-    assert again["version"] == version and again["board"] == board
+    assert again["version"] == version  # nothing new published: the crypt heard nothing
+    assert again["board"]["maze_notice"] == (
+        "The maze game left 5 figures on the board: take them off."
+    )
+    for position in standing[1:]:
+        appliance.mock_board.lift(position)
+    wait_until(lambda: not appliance.hub._occupied)
+    cleared = client.get("/crypt/api/state").get_json()
+    assert cleared["version"] == version
+    assert cleared["board"]["maze_figures"] == 0 and cleared["board"]["maze_notice"] is None
+    assert "maze game" not in (cleared["board"]["message"] or "")
 
 
 def test_the_simulator_says_which_game_has_the_board(client, appliance):

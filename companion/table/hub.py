@@ -23,7 +23,8 @@ would tell the phones a figure of the maze stood there): the players lift it, an
 piece the game asks for there (``expected_positions``: a meeple the computer moved
 there, one tapped onto a corner) is put down as on any square.  ``left_behind`` is
 how many magnets were masked at the hand-over, for the
-pages' "take the maze's figures off" (it never changes while the other game plays).
+pages' "take the maze's figures off"; ``maze_standing`` how many of them still stand, so
+that notice clears once they are off.  Both are counts, never positions.
 
 The maze is told whenever another game takes the board (``board_taken``: it pauses, and
 names the game that holds it, after every switch) and gets the whole board back with
@@ -133,6 +134,12 @@ class GameHub:
         or the maze has the board); fixed while the other games play."""
         with self._lock:
             return self._left_behind
+
+    def maze_standing(self) -> int:
+        """How many of the magnets the maze left still stand where it left them (0 once
+        they are all off, or the maze has the board): a count, never where."""
+        with self._lock:
+            return len(self._masked & self._occupied)
 
     def _opens(self, kind: str, positions: set[int]) -> set[int]:
         """The masked positions among ``positions`` (where magnets were just put down)

@@ -142,8 +142,9 @@ def _board_state() -> dict[str, Any]:
     board = board_state()
     board["plays_crypt"] = board["active_game"] == "crypt"
     games = hub()
-    # How many figures the maze left when it gave the board away: fixed until it is back.
-    board["maze_figures"] = games.left_behind() if games is not None else 0
+    # How many figures the maze left on the board still stand there (a count, never
+    # where): the page asks to take them off until they are.
+    board["maze_figures"] = games.maze_standing() if games is not None else 0
     board["host"] = is_host()  # the page offers the board's buttons to the host only
     return board
 
@@ -179,29 +180,24 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
                 "{n} figures stand off the crypt board.",
             )
             view["board"]["message"] = _also(view["board"]["message"], off)
-        if board["maze_figures"]:
-            view["board"]["message"] = _also(
-                view["board"]["message"], _maze_figures(board["maze_figures"])
-            )
     if board["maze_paused"]:
         view["board"]["message"] = _also(
             view["board"]["message"], msg("The maze game is paused meanwhile.")
         )
     view["board"].update(board)
+    # A notice of its own, apart from what the crypt says of its board, once.
+    figures = board["maze_figures"] if board["plays_crypt"] else 0
+    view["board"]["maze_notice"] = _maze_figures(figures) if figures else None
     return view
 
 
 def _maze_figures(n: int) -> Msg:
-    """The maze's figures left on the board: the crypt never looks where they stood
-    (``table/hub.py``), so the page says so once, the same whether they still stand."""
+    """The maze's figures still standing on the board (``table/hub.py`` counts them, it
+    never says where): the page asks to take them off until they are."""
     return counted(
         n,
-        "The maze game left {n} figure on the board: take it off. The crypt does not look "
-        "where it stood: a meeple put down there is not seen, so put it on another square, "
-        "unless the page asks for it there.",
-        "The maze game left {n} figures on the board: take them off. The crypt does not "
-        "look where they stood: a meeple put down there is not seen, so put it on another "
-        "square, unless the page asks for it there.",
+        "The maze game left {n} figure on the board: take it off.",
+        "The maze game left {n} figures on the board: take them off.",
     )
 
 
@@ -347,7 +343,7 @@ def stream() -> ResponseReturnValue:
     games = hub()
     start = request.headers.get("Last-Event-ID", "")
     version = int(start) if start.isdigit() else -1
-    owner = games.active
+    owner: tuple[str, int] = (games.active, games.maze_standing())
     fresh = True
     still_open = keeper("crypt")
     context = request_ctx.copy()  # the view asks who looks (the host sees the board's buttons)
@@ -358,9 +354,10 @@ def stream() -> ResponseReturnValue:
         if service.closing or not still_open():
             return "", False
         published = service.published
-        if published.version == version and games.active == owner and not fresh:
+        standing = games.maze_standing()  # the notice clears when the last one is off
+        if published.version == version and (games.active, standing) == owner and not fresh:
             return "", True
-        version, owner, fresh = published.version, games.active, False
+        version, owner, fresh = published.version, (games.active, standing), False
         with context:
             view = _view(published)
         return f"id: {version}\ndata: {json.dumps(localize(view, lang))}\n\n", True

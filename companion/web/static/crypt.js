@@ -139,6 +139,9 @@ function render(v) {
   renderScores(v);
   renderTurn(v);
   $("message").textContent = b.message || "";
+  // The maze's figures still on the board: a notice of its own, gone once they are off.
+  $("maze-notice").hidden = !b.maze_notice;
+  $("maze-notice").textContent = b.maze_notice || "";
   const canEnter = hints.some(h => h.kind === "enter_chamber");
   const canPass = hints.some(h => h.kind === "pass");
   $("enter").hidden = !canEnter;
