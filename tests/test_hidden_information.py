@@ -532,6 +532,10 @@ class WholeTable:
         off the active game's sheet: a maze figure's touch must change none of them."""
         hub = self.appliance.hub
         time.sleep(0.05)  # a game told of a touch publishes from its own thread
+        # A placement the crypt holds for its quiet time, or its computer's move, lands
+        # later on its own: wait for both, so that one touch's answer is not the next's.
+        crypt: Any = hub.service("crypt")
+        wait_for(lambda: crypt._pending is None and crypt._computer_at is None)
         return (
             hub.service("crypt").published.version,
             hub.service("lootnrun").published.version,
