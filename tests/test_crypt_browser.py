@@ -65,14 +65,17 @@ def test_a_game_against_the_computer_on_a_phone(served, tmp_path):
             page.click("#setup-form button[type=submit]")
             page.wait_for_selector("#back-to-maze:not([hidden])")
             assert appliance.hub.active == "crypt"
-            # The maze's figures still stand: the crypt says how many the maze left (a
-            # number that stays), never where, and does not count them as they go.
-            page.wait_for_function(
-                "document.getElementById('message').textContent"
-                ".includes('The maze game left 4 figures on the board')"
+            # The maze's figures still stand: the crypt asks, in a notice of its own
+            # beside its words, to take them off (how many, never where), and the notice
+            # goes once they are off.
+            notice = page.locator("#maze-notice")
+            sync_api.expect(notice).to_have_text(
+                "The maze game left 4 figures on the board: take them off."
             )
+            assert "maze game" not in page.inner_text("#message")
             for position in sorted(appliance.mock_board.occupied):  # clear the maze figures
                 appliance.mock_board.lift(position)
+            sync_api.expect(notice).to_be_hidden()
             page.wait_for_function(
                 "document.getElementById('message').textContent.startsWith('Red places')"
             )

@@ -34,6 +34,7 @@ from companion.service.registry import GAME_NAMES
 from companion.table.doors import Action, Game, may, may_give_board, seat_kind
 from companion.table.seats import Seats
 
+from .board_moves import move_questions
 from .context import hub, service
 from .language import text_of
 from .session import csrf_ok, csrf_token
@@ -258,11 +259,17 @@ def board_state() -> dict[str, Any]:
     paused = None
     if games is not None and active != "mummy" and "mummy" in games.services:
         paused = service().paused
+    names = sorted(games.services) if games is not None else []
+    maze_paused = paused is not None and maze_has_table()
     return {
         "active_game": active,
-        "games": sorted(games.services) if games is not None else [],
-        "maze_paused": paused is not None and maze_has_table(),
+        "games": names,
+        "maze_paused": maze_paused,
         "off_board": games.off_board() if games is not None else 0,
+        # What each move of the board does, asked before it (``board_moves.py``).
+        "moves": move_questions(
+            active, names, maze_running=maze_running(), maze_paused=maze_paused
+        ),
     }
 
 

@@ -172,11 +172,14 @@ def _view(
     view["host"] = host
     if view["summary"] is not None and not host:
         view["actions"]["undo"] = False
+    shared = board_state()
     view["board"] = {
         "active": games is not None and games.active == KIND,
         "active_game": games.active if games is not None else None,
         # A maze game waits while another game has the board: every page says so.
-        "maze_paused": board_state()["maze_paused"],
+        "maze_paused": shared["maze_paused"],
+        # The question the header's board button asks first (``board_moves.py``).
+        "moves": shared["moves"],
     }
     return view
 

@@ -242,7 +242,7 @@ function renderBoardUse(b) {
   $("board-game").textContent = mine ? _("The board plays Into the Crypt: lay the crypt sheet over the maze.")
     : (b.active_game ? _("The board plays {game}.", {game: names[b.active_game] || b.active_game})
                      : _("No board is connected."));
-  // Only the host gives the board away (a running maze game then asks on the host page).
+  // Only the host gives the board away, after a question (moveBoard).
   $("play-here").hidden = mine || !b.active_game || !b.host;
   $("back-to-maze").hidden = !mine || !b.games.includes("mummy") || !b.host;
 }
@@ -307,8 +307,14 @@ buildBoard();
 $("enter").addEventListener("click", () => api("/crypt/api/command", {kind: "enter_chamber"}));
 $("pass").addEventListener("click", () => api("/crypt/api/command", {kind: "pass"}));
 $("undo").addEventListener("click", () => undo(null));
-$("play-here").addEventListener("click", () => api("/crypt/api/board", {game: "crypt"}));
-$("back-to-maze").addEventListener("click", () => api("/crypt/api/board", {game: "mummy"}));
+// Every move of the board asks first and says what it pauses (web/board_moves.py).
+function moveBoard(game) {
+  const question = view && view.board.moves && view.board.moves[game];
+  if (question && !confirm(question)) return;
+  api("/crypt/api/board", {game, pause: true});
+}
+$("play-here").addEventListener("click", () => moveBoard("crypt"));
+$("back-to-maze").addEventListener("click", () => moveBoard("mummy"));
 $("computer").addEventListener("change", ev => { computerChoice = ev.target.value; });
 $("setup-form").addEventListener("submit", startGame);
 api("/crypt/api/state").then(connect);

@@ -147,7 +147,8 @@ if ($("undo")) {
 for (const button of document.querySelectorAll(".give-board")) {
   button.addEventListener("click", () => {
     const pause = button.dataset.pause === "true";
-    if (pause && !confirm(_("Pause the maze game and give the board away? Every page says it is paused; the game goes on when the board comes back."))) return;
+    // Every move of the board asks first and says what it pauses (web/board_moves.py).
+    if (button.dataset.question && !confirm(button.dataset.question)) return;
     hostError("board-error", "");
     const from = $("board-owner").dataset.active;  // the game the page showed holding it
     post("/api/host/board", {game: button.dataset.game, pause, from}).then(() => location.reload())

@@ -861,7 +861,11 @@
   $("tab-list").addEventListener("click", () => { historyTab = "list"; renderHistory(); });
   $("tab-chart").addEventListener("click", () => { historyTab = "chart"; renderHistory(); });
   $("board-toggle").addEventListener("click", () => {
-    post("/board", { show: !(view.board && view.board.active) }).catch(fail);
+    // Every move of the board asks first and says what it pauses (web/board_moves.py).
+    const show = !(view.board && view.board.active);
+    const question = view.board && view.board.moves && view.board.moves[show ? "lootnrun" : "mummy"];
+    if (question && !confirm(question)) return;
+    post("/board", { show, pause: true }).catch(fail);
   });
   $("sheet-close").addEventListener("click", closeSheet);
   $("sheet-confirm").addEventListener("click", confirmSheet);
