@@ -218,7 +218,9 @@
     // Another game has the board: the page names it (it follows every switch).
     const holder = view.board && !active ? view.board.active_game : null;
     const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt"), boardcheck: _("the board check")};
-    $("board-holder").hidden = !holder;
+    // Said once: the menu's "The board plays … now" (menu.js) already names a game it
+    // can open, so this line is for the others only (the board check).
+    $("board-holder").hidden = !holder || !$("board-moved").hidden;
     $("board-holder").textContent = holder ? _("The board plays {game}.", {game: names[holder] || holder}) : "";
   }
 
