@@ -79,8 +79,6 @@ def run(
         appliance.hub.end_streams()  # open pages must not hold the server's threads
         raise Shutdown(0)
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
     for url in addresses(actual_port):
         log.info("phones open %s", url)
     if mock:
@@ -96,13 +94,19 @@ def run(
         limits.streams_watching,
         limits.idle_s,
     )
-    log.info("ready on %s:%d", host, actual_port)
-    notifier.ready(f"serving on port {actual_port}")
-    tunnel = _tunnel_listener(app, limits)
+    tunnel = None
     try:
+        # From here a stop signal always passes through ``finally``: one that came while
+        # the tunnel's listener started left the process hanging on its threads.
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        tunnel = _tunnel_listener(app, limits)
+        log.info("ready on %s:%d", host, actual_port)  # after everything that serves
+        notifier.ready(f"serving on port {actual_port}")
         server.run()
     finally:
-        tunnel.stop(check=False)
+        if tunnel is not None:
+            tunnel.stop(check=False)
         app.extensions["companion.remote"].close()  # the provider's client ends with us
         log.info("shutting down: LEDs off, journal closed")
         notifier.stopping()

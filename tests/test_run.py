@@ -77,3 +77,32 @@ def test_run_serves_healthz_and_the_simulator_and_stops_cleanly_on_sigterm(tmp_p
     assert "shutting down: LEDs off, journal closed" in out
     assert (tmp_path / "journal.sqlite3").exists()
     assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_stop_signal_while_the_tunnel_listener_starts_still_shuts_down_cleanly(tmp_path):
+    """systemd may stop the service at any moment of its start: a SIGTERM that came while
+    the remote seats' listener started left the process hanging on its threads (the
+    signal's exception passed by the clean-up).  Now it shuts down as any stop does."""
+    script = (
+        "import os, signal, sys\n"
+        "import companion.runner as runner\n"
+        "started = runner._tunnel_listener\n"
+        "def listener(app, limits):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return started(app, limits)\n"
+        "runner._tunnel_listener = listener\n"
+        "from companion.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    args = ["run", "--mock", "--host", "127.0.0.1", "--port", "0", "--state-dir", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said[-2000:]
+    assert "shutting down: LEDs off, journal closed" in said
+    assert "ready on" not in said  # it never said it served
