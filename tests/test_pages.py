@@ -422,7 +422,9 @@ def test_a_resolve_and_the_mummys_steps_through_the_api(table):
     table.move(table.service.maze.start[0].cell)
     red.post("/api/seeker/command", json={"cmd": "end_turn"})
     state = blue.get("/api/seeker/state").json
-    assert "resolve the 1 mummy die" in state["guidance"]
+    # white dice showing the mummy face: "mummy die" is the brown die only (glossary)
+    assert "resolve the 1 mummy face" in state["guidance"]
+    assert "mummy die" not in state["guidance"]
     assert blue.post("/api/seeker/command", json={"cmd": "resolve"}).status_code == 200
     view = mummy.get("/api/mummy/state").json
     assert view["guidance"].startswith("Intermediate move: move up to 1 step")

@@ -399,16 +399,16 @@ def seeker_guidance(state: State, seeker: int, published: Published) -> Msg:
             if two:
                 return counted(
                     n,
-                    "Your turn with {colour}: roll, or resolve the {n} mummy die "
+                    "Your turn with {colour}: roll, or resolve the {n} mummy face "
                     "(the mummy moves {n} first).",
-                    "Your turn with {colour}: roll, or resolve the {n} mummy dice "
+                    "Your turn with {colour}: roll, or resolve the {n} mummy faces "
                     "(the mummy moves {n} first).",
                     colour=colour,
                 )
             return counted(
                 n,
-                "Your turn: roll, or resolve the {n} mummy die (the mummy moves {n} first).",
-                "Your turn: roll, or resolve the {n} mummy dice (the mummy moves {n} first).",
+                "Your turn: roll, or resolve the {n} mummy face (the mummy moves {n} first).",
+                "Your turn: roll, or resolve the {n} mummy faces (the mummy moves {n} first).",
             )
         if two:
             return msg("Your turn with {colour}: roll the dice.", colour=colour)

@@ -17,7 +17,7 @@ class Command:
 
 @dataclass(frozen=True)
 class Resolve(Command):
-    """The seeker resolves the mummy dice lying out: the mummy makes an intermediate move."""
+    """The seeker resolves the mummy faces lying out: the mummy makes an intermediate move."""
 
     kind: ClassVar[str] = "resolve"
 

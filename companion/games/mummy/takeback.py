@@ -95,7 +95,7 @@ def describe(before: State, command: Command) -> Action:
     elif isinstance(command, EndTurn):
         said = msg("ended the turn")
     elif isinstance(command, Resolve):
-        said = msg("resolved the mummy dice")
+        said = msg("resolved the mummy faces")
     elif isinstance(command, Roll) and command.faces is None:
         said = msg("rolled the dice")
     elif isinstance(command, Roll):

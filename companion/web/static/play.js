@@ -242,7 +242,7 @@ function dieFace(label, attrs) {
             FACE_TEXT[label] || label);
 }
 
-// The mummy dice lying out, then the faces of the last roll.
+// The white dice showing the mummy face, set aside, then the faces of the last roll.
 function renderDice(box, view) {
   box.replaceChildren();
   if (view.dice_out) {
