@@ -24,6 +24,7 @@ GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 LIST = [
     ("Stell die Figur in den Sarkophag; nimm", "wurde gefangen. Nimm die Figur von"),
     ("Startfeld-Platz", "Startfeldplatz"),
+    ("wieder her: nimm", "wieder her: Nimm die Figur von"),
     ("zurück auf Sarkophagplatz", "in den Sarkophag (Platz"),
     ("noch 0 Lebenspunkte", "keinen Lebenspunkt mehr"),
     ("noch 0 Karten", "keine Karte mehr"),
@@ -63,8 +64,13 @@ def composed(default_maze: Any) -> list[str]:
     sarcophagus, camp = default_maze.sarcophagus_node, state.positions[1]
     caught = state.evolve(positions=(sarcophagus, camp, sarcophagus), mummy=40)
     occupied = frozenset({40, board.camp[1]})  # Red still on E4; Blue lifted on the way
+    knocked = frozenset({board.camp[1], board.camp[2], 41})  # Red knocked onto F4
     roll = event_json(DiceRolled(2, (Face.ARROW, Face.ONE, Face.ARROW), 0), state.setup, "table")
-    return [render(judge(caught, occupied, board).message, "de"), render(roll["text"], "de")]
+    return [
+        render(judge(caught, occupied, board).message, "de"),
+        render(roll["text"], "de"),
+        render(judge(state, knocked, board).message, "de"),
+    ]
 
 
 @pytest.fixture
@@ -87,9 +93,12 @@ def test_the_issues_german_list_is_gone_and_its_better_words_are_there(german_te
 
 
 def test_the_composed_sentences_read_as_the_list_says(default_maze: Any) -> None:
-    restore, roll = composed(default_maze)
+    restore, roll, knocked = composed(default_maze)
     assert restore == (
         "Rot wurde gefangen. Nimm die Figur von E4 und stell sie in den Sarkophag. "
-        "Stell das Brett wieder her: stell Blau in den Sarkophag (Platz 3)."
+        "Stell das Brett wieder her: Stell Blau in den Sarkophag (Platz 3)."
     )
     assert roll == "Blau würfelt 1 und zweimal den Pfeil."
+    assert knocked == (
+        "Stell das Brett wieder her: Nimm die Figur von F4; stell Rot zurück auf Startfeldplatz 1."
+    )

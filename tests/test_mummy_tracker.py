@@ -121,7 +121,7 @@ def test_a_figure_never_in_the_sarcophagus_is_put_into_it_not_back(default_maze,
     assert str(j.message) == "Restore the board: put Red into the sarcophagus (slot 1)."
     assert "back on" not in str(j.message)
     assert render(j.message, "de") == (
-        "Stell das Brett wieder her: stell Rot in den Sarkophag (Platz 1)."
+        "Stell das Brett wieder her: Stell Rot in den Sarkophag (Platz 1)."
     )
 
 

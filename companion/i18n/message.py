@@ -82,6 +82,10 @@ class MessageError(ValueError):
         return cls(message)
 
 
+#: A place whose text begins with a capital (``{what:cap}``), whatever case it is in.
+CAPITAL = "cap"
+
+
 class Sentence(string.Formatter):
     """Fills a translated text: a message value in the case its place asks for
     (``{treasure:dat}``), or else in the case the whole text was asked for."""
@@ -91,6 +95,9 @@ class Sentence(string.Formatter):
         self.case = case
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == CAPITAL:  # a sentence after a colon (German: "…her: Nimm …")
+            text = self.format_field(value, "")
+            return text[:1].upper() + text[1:]
         if isinstance(value, Msg):
             return value.render(self.translate, format_spec or self.case)
         if format_spec in CASES:
