@@ -491,10 +491,14 @@ class WholeTable:
         self.received: list[tuple[str, str, int, str]] = []
         #: Positions lifted by the touches, to put back.
         self.lifted: list[int] = []
+        #: Where a maze figure was lifted while another game held the board and a magnet
+        #: then put down: answered as on any square (``table/hub.py``), so public.
+        self.reopened: set[int] = set()
 
     def new_game(self, colours: list[str], host_is_mummy: bool = False) -> None:
         """A maze game; the mummy's seat on its own phone, or on the host's device (the
         owner of the box hosts and plays the mummy: then the host's doors are tried too)."""
+        self.reopened = set()
         res = self.host.post("/api/host/game", json={"colours": colours})
         assert res.status_code == 200, res.json
         seats = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
@@ -555,8 +559,13 @@ class WholeTable:
         wait_for(lambda: self.appliance.hub.active == game)
 
     def secrets(self) -> tuple[set[str], set[str], set[int]]:
-        """The seekers' cells now: as maze cell names, as crypt squares, as positions."""
-        return seekers_now(self.service, self.appliance.hub.service("crypt").board)
+        """The seekers' cells now: as maze cell names, as crypt squares, as positions
+        (less the squares a hand put a magnet back on, see ``reopened``)."""
+        crypt_board = self.appliance.hub.service("crypt").board
+        names, squares, positions = seekers_now(self.service, crypt_board)
+        public = {crypt_board.square(p) for p in self.reopened}
+        squares -= {square_name(q) for q in public if q is not None}
+        return names, squares, positions - self.reopened
 
     def record_everything(self, when: str) -> None:
         """Every door, for every client without the right; each answer checked."""
@@ -728,6 +737,7 @@ def test_no_client_without_the_right_learns_a_seeker_in_any_game(
             if touches:
                 table.lifted = []
                 left = set(table.appliance.hub._occupied)  # the maze's figures, synced
+                freed: set[int] = set()
                 for kind, a, b in touches:
                     heard = table.other_game_heard()
                     changed = table.touch(kind, a, b)
@@ -735,7 +745,10 @@ def test_no_client_without_the_right_learns_a_seeker_in_any_game(
                         assert table.other_game_heard() == heard, f"{kind} at {changed}"
                     # A lifted figure's square is free from then on (``table/hub.py``):
                     # a magnet put back there is answered as anywhere.
-                    left -= changed - set(table.appliance.hub._occupied)
+                    now = set(table.appliance.hub._occupied)
+                    freed |= changed & left - now
+                    left -= changed - now
+                    table.reopened |= changed & freed & now
                 table.record_everything(f"step {step}, hands on the board of {at[step]}")
             look = table.watcher.get("/crypt/api/state")
             assert look.status_code == 200 and look.json["board"]["active_game"] == at[step]
@@ -993,6 +1006,8 @@ def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is
     names, squares, positions = seekers_now(service, crypt_board)
     opened: set[str] = set()
     left = set(table.occupied)  # where the maze's figures stand as it gives the board away
+    freed: set[int] = set()  # of those, where a figure was lifted since
+    public: set[int] = set()  # of those, where a hand put a magnet down again
     for game in other.split(" then "):
         table.give_board(game)
         if game == "crypt":
@@ -1026,8 +1041,15 @@ def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is
                 )
                 assert now == was, f"a maze figure's touch reached {game}: {was} -> {now}, {where}"
             # A lifted figure's square is free from then on (``table/hub.py``): a magnet
-            # put back there is a touch like on any square, answered as anywhere.
+            # put back there is a touch like on any square, answered as anywhere, and the
+            # crypt may name it as it names the square of any magnet a hand put down.
+            freed |= changed & left - table.occupied
             left -= changed - table.occupied
+            for position in changed & freed & table.occupied & positions:
+                square = crypt_board.square(position)
+                public.add(position)
+                if square is not None:
+                    opened.add(square_name(square))
             if game == "crypt":
                 view = localize(table.crypt.view(), "en")
                 check_crypt_view(view, squares, opened, where)
@@ -1037,7 +1059,17 @@ def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is
             phone = table.observers[who]
             for path in QUICK_DOORS + (HOST_DOORS if who == "host as mummy" else ()):
                 status, text = phone.get(path)
-                check_received(who, path, status, text, names, squares, positions, game, set())
+                check_received(
+                    who,
+                    path,
+                    status,
+                    text,
+                    names,
+                    squares - opened,
+                    positions - public,
+                    game,
+                    set(),
+                )
                 if path.startswith("/crypt") and status == 200:
                     for data in _json_parts(text):
                         check_crypt_view(data, squares, opened, f"{who} {path}")
@@ -1046,6 +1078,7 @@ def test_hands_on_the_board_during_another_game_tell_no_client_where_a_seeker_is
     check_the_mummy_payload(table, seed)
     if host_is_mummy:  # back at the maze, the owner's device: no door of the host's names one
         names, squares, positions = seekers_now(service, crypt_board)
+        squares, positions = squares - opened, positions - public  # named by a hand's touch
         phone = table.observers["host as mummy"]
         for path in HOST_DOORS + QUICK_DOORS:
             status, text = phone.get(path)
