@@ -955,6 +955,20 @@ def add_command(commands: Any) -> None:
     cmd.set_defaults(func=_parts_command)
 
 
+def refused(exc: ImportError | PartsError) -> int:
+    """A hardware command's refusal in words: the extra not installed (2), or parts that
+    cannot be made (1)."""
+    if isinstance(exc, ImportError):
+        print(
+            f"companion: {exc.name or exc} is not installed: "
+            "pip install 'pyramid-companion[hardware]'",
+            file=sys.stderr,
+        )
+        return 2
+    print(f"companion: {exc}", file=sys.stderr)
+    return 1
+
+
 def _parts_command(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.out.is_dir():
         print(f"companion: --out {args.out} is a file, not a directory", file=sys.stderr)
@@ -964,16 +978,8 @@ def _parts_command(args: argparse.Namespace) -> int:
     build = verified_build(args.sensor)
     try:
         written = write_parts(args.out, parts(maze, config, build, args.bed, args.part))
-    except ImportError as exc:
-        print(
-            f"companion: {exc.name or exc} is not installed: "
-            "pip install 'pyramid-companion[hardware]'",
-            file=sys.stderr,
-        )
-        return 2
-    except PartsError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
-        return 1
+    except (ImportError, PartsError) as exc:
+        return refused(exc)
     except OSError as exc:
         print(f"companion: cannot write into {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1

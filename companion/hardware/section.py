@@ -28,6 +28,7 @@ from .parts import (
     hall_leads,
     plan_tiles,
     reed_leads,
+    refused,
     thickness,
     verified_build,
 )
@@ -197,16 +198,8 @@ def _section_command(args: argparse.Namespace) -> int:
             else hall_leads(build, place)
         )
         render(args.out, build, mesh, place, leads, toward)
-    except ImportError as exc:
-        print(
-            f"companion: {exc.name or exc} is not installed: "
-            "pip install 'pyramid-companion[hardware]'",
-            file=sys.stderr,
-        )
-        return 2
-    except PartsError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
-        return 1
+    except (ImportError, PartsError) as exc:
+        return refused(exc)
     print(f"wrote {args.out}: {place.name}, {build.name}")
     return 0
 
