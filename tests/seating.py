@@ -48,3 +48,15 @@ def host_by_pin(client: Any, pin: str) -> Any:
     res = client.post("/host", data={"pin": pin, "csrf": token_of(page.get_data(as_text=True))})
     assert res.status_code == 303, res.get_data(as_text=True)
     return res
+
+
+def seat_codes(host: Any, status: dict[str, Any]) -> dict[str, str]:
+    """Each seat's code as the host page shows it (a host status).  The mummy's is hidden
+    once its seat is joined (a rematch keeps it): the host asks for it again, as the
+    host page's button does, which every page is told."""
+    codes = {s["seat"]: s["code"] for s in status["table"]["seats"]}
+    if codes.get("mummy", "") is None:
+        again = host.post("/api/host/mummy-code", json={})
+        assert again.status_code == 200, again.get_json()
+        codes = {s["seat"]: s["code"] for s in again.get_json()["table"]["seats"]}
+    return codes

@@ -37,7 +37,7 @@ from companion.games.mummy.players import MummyBot, RandomSeekerBot
 from companion.games.mummy.record import command_to_json
 from companion.games.mummy.views import visible_events
 from companion.i18n.catalog import catalog
-from tests.seating import join
+from tests.seating import join, seat_codes
 from tests.test_glossary import terms
 from tests.test_hidden_information import QuickTable, submit_for_seekers
 
@@ -252,10 +252,10 @@ def seat_maze_game(table: GermanTable, seekers: int) -> dict[str, Any]:
     res = table.post(table.host, "/api/host/game", {"colours": COLOURS[:seekers]})
     assert res.status_code == 200, res.json
     phones = {}
-    for seat in res.json["table"]["seats"]:
+    for seat, code in seat_codes(table.host, res.json).items():
         phone = table.phone()
-        join(phone, seat["code"])
-        phones[seat["seat"]] = phone
+        join(phone, code)
+        phones[seat] = phone
     table.quick.sync()
     return phones
 

@@ -46,7 +46,7 @@ from companion.service.webserver import Limits
 from companion.service.webthread import ServerThread
 from companion.web import create_app
 from companion.web.payloads import mummy_payload, seeker_payload
-from tests.seating import join
+from tests.seating import join, seat_codes
 
 SECRET_KEYS = ('"positions"', '"hand"', '"legal_destinations"', '"playable"', '"entered"')
 SECRET_KINDS = ('"figure_moved"',)
@@ -73,7 +73,7 @@ class Game:
         body = {"colours": colours, "exact": exact, "treasures": treasures}
         res = self.host.post("/api/host/game", json=body)
         assert res.status_code == 200, res.json
-        codes = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        codes = seat_codes(self.host, res.json)
         join(self.mummy, codes["mummy"])
         self.seekers = []
         for seeker in range(len(self.service.game.current.setup.seekers)):
@@ -501,7 +501,7 @@ class WholeTable:
         self.reopened = set()
         res = self.host.post("/api/host/game", json={"colours": colours})
         assert res.status_code == 200, res.json
-        seats = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        seats = seat_codes(self.host, res.json)
         self.mummy = self.host if host_is_mummy else self.app.test_client()
         join(self.mummy, seats["mummy"])
         self.observers.pop("mummy", None)
@@ -829,7 +829,7 @@ class QuickTable:
         self.give_board("mummy")
         res = self.host.post("/api/host/game", json={"colours": colours})
         assert res.status_code == 200, res.json
-        seats = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        seats = seat_codes(self.host, res.json)
         mummy = self.host if host_is_mummy else self.app.test_client()
         join(mummy, seats["mummy"])
         watcher = self.app.test_client()

@@ -59,7 +59,10 @@ class Table:
         body = {"colours": colours or ["red", "blue"], **options}
         res = self.host.post("/api/host/game", json=body)
         assert res.status_code == 200, res.json
-        self.codes = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        # The codes as the host page shows them.  The mummy's is hidden once its seat is
+        # joined: a rematch keeps it, so the host still knows it from the first game.
+        shown = {s["seat"]: s["code"] for s in res.json["table"]["seats"]}
+        self.codes = {seat: code or self.codes[seat] for seat, code in shown.items()}
         self.put_board_right()
         return dict(res.json)
 

@@ -269,6 +269,8 @@ def test_an_open_sim_stream_ends_when_its_device_takes_the_mummys_seat(table):
     assert stream.status_code == 200
     chunks = iter(stream.response)
     first_event(chunks)
+    # The host's device saw the figures in this game: it allows itself (every page is told).
+    assert table.host.post("/api/host/allow-crossing", json={}).status_code == 200
     join(table.host, table.codes["mummy"])
     board = table.appliance.mock_board
     board.lift(sorted(board.occupied)[0])  # a figure moves: the stream would send it
@@ -289,6 +291,8 @@ def test_a_seekers_open_stream_ends_when_its_phone_takes_the_mummys_seat(table):
     stream = phone.get("/api/seeker/stream", buffered=False)
     chunks = iter(stream.response)
     assert '"positions"' in first_event(chunks)
+    # It saw the seekers in this game: the host allows it (every page is told).
+    assert table.host.post("/api/host/allow-crossing", json={}).status_code == 200
     join(phone, table.codes["mummy"])
     assert phone.get("/").location == "/mummy"
     table.appliance.mock_board.lift(sorted(table.appliance.mock_board.occupied)[0])

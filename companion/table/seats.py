@@ -201,6 +201,25 @@ class Table:
     watch_version: int = 0
     #: Devices whose seeker colour a new game left out, with that colour (told why).
     removed: dict[str, str] = field(default_factory=dict)
+    #: This game's devices (their lasting ``dev`` id) that have seen where the seekers
+    #: stand: a seeker's or the table's seat, ``/sim``, ``/check``, a record's export.
+    seen: list[str] = field(default_factory=list)
+    #: This game's devices that have held the mummy's seat.
+    mummy_held: list[str] = field(default_factory=list)
+    #: The lasting id of the device on each playing seat (a new game notes them at once).
+    holders: dict[str, str] = field(default_factory=dict)
+    #: What the host allowed and every page was told, in order: "to_mummy" (a device
+    #: that had seen the seekers took the mummy's seat), "from_mummy" (the other way
+    #: round), "code" (the host showed the mummy's code again).
+    crossings: list[str] = field(default_factory=list)
+    #: The host allowed the next crossing (one device, once).
+    allow: bool = False
+    #: The mummy's seat was joined with its current code: from then on the host page
+    #: hides that code (New codes show the new one until it is joined).
+    mummy_code_used: bool = False
+    #: The host asked for the mummy's code again (announced): shown until the seat is
+    #: joined again.
+    show_mummy_code: bool = False
 
     @property
     def seats(self) -> list[str]:
@@ -233,8 +252,10 @@ class Table:
         self.version += 1
         self.joined = []
         self.devices = {}
+        self.holders = {}
         self.left = []
         self.removed = {}
+        self.mummy_code_used = self.show_mummy_code = False
 
     def recoloured(self, colours: list[str]) -> Table:
         """A copy of this table for a new game with ``colours``: every seat whose role is
@@ -251,6 +272,7 @@ class Table:
         for seat in table.seats:
             table.codes.setdefault(seat, new_code())
         table.devices = {seat_now[s]: d for s, d in self.devices.items() if s in seat_now}
+        table.holders = {seat_now[s]: d for s, d in self.holders.items() if s in seat_now}
         table.joined = [seat_now[s] for s in self.joined if s in seat_now]
         for seat, device in self.devices.items():
             if seat not in seat_now:
@@ -258,6 +280,20 @@ class Table:
         while len(table.removed) > MAX_LEFT:  # the oldest are forgotten (no reason shown)
             del table.removed[next(iter(table.removed))]
         return table
+
+    def new_game_secrets(self) -> None:
+        """A new game: only the devices still on their seats have seen its seekers (the
+        table's and the seekers') or hold its mummy's seat; nothing is allowed or told."""
+        held = {seat: dev for seat, dev in self.holders.items() if seat in self.devices}
+        self.mummy_held = [dev for seat, dev in held.items() if seat == "mummy"]
+        self.seen = [dev for seat, dev in held.items() if seat != "mummy"]
+        self.crossings = []
+        self.allow = self.show_mummy_code = False
+
+    def mummy_code_hidden(self) -> bool:
+        """The mummy's code is not shown once its seat is joined, unless the host asked
+        for it again (announced)."""
+        return (self.mummy_code_used or "mummy" in self.joined) and not self.show_mummy_code
 
     def seat_of_device(self, device: object) -> str | None:
         """The playing seat ``device`` holds (compared in constant time)."""
@@ -272,6 +308,7 @@ class Table:
         """``device`` leaves ``seat``: the seat is free, that device's cookie ends."""
         if seat != WATCH:
             self.devices.pop(seat, None)
+            self.holders.pop(seat, None)
             if seat in self.joined:
                 self.joined.remove(seat)
         elif len(self.left) < MAX_LEFT:
@@ -300,6 +337,13 @@ class Table:
             left=[str(d) for d in data.get("left", [])],
             watch_version=int(data.get("watch_version", 0)),
             removed={str(k): str(v) for k, v in data.get("removed", {}).items()},
+            seen=[str(d) for d in data.get("seen", [])],
+            mummy_held=[str(d) for d in data.get("mummy_held", [])],
+            holders={str(k): str(v) for k, v in data.get("holders", {}).items()},
+            crossings=[str(c) for c in data.get("crossings", [])],
+            allow=bool(data.get("allow", False)),
+            mummy_code_used=bool(data.get("mummy_code_used", "mummy" in data.get("joined", []))),
+            show_mummy_code=bool(data.get("show_mummy_code", False)),
         )
         for seat in table.seats:  # a table saved before a seat was added gets its code
             table.codes.setdefault(seat, new_code())
@@ -337,6 +381,11 @@ class Staged:
     host_seen: float
     table: Table | None
     file: Path | None
+
+
+class CrossingRefused(MessageError):
+    """A device may not both see the seekers and hold the mummy's seat in one game
+    without the host allowing it (the words say so, naming no cell)."""
 
 
 def save_failure(exc: OSError) -> StorageError:
@@ -486,8 +535,9 @@ class Seats:
             return False
         return self.seat_of(cookie) != seat
 
-    def join(self, seat: str) -> dict[str, Any]:
-        """This device takes ``seat`` (from any device that held it): its cookie value."""
+    def join(self, seat: str, holder: str | None = None) -> dict[str, Any]:
+        """This device (``holder``: its lasting id, if known) takes ``seat`` (from any
+        device that held it): its cookie value."""
         with self.lock:
             table = self.table
             assert table is not None
@@ -496,8 +546,13 @@ class Seats:
                 table = table.copy()
                 if seat != WATCH:
                     table.devices[seat] = device
+                    table.holders.pop(seat, None)
+                    if holder is not None:
+                        table.holders[seat] = holder
                 if seat not in table.joined:
                     table.joined.append(seat)
+                if seat == "mummy":  # its code is hidden on the host page from now on
+                    table.mummy_code_used, table.show_mummy_code = True, False
                 self.put(table=table)
             cookie: dict[str, Any] = {"table": table.id, "v": table.version, "seat": seat}
             if seat == WATCH:
@@ -514,6 +569,60 @@ class Seats:
             table = self.table.copy()
             table.unbind(seat, str(cookie.get("d")))
             self.put(table=table)
+
+    def cross(self, device: str, to: str) -> None:
+        """``device`` takes the mummy's seat (``to`` "mummy") or sees where the seekers
+        stand (``to`` "figures"): noted for this game.  A device that has done the other
+        in this game is refused (CrossingRefused, in words naming no cell) unless the
+        host allowed it; then it is noted in ``crossings`` for every page and the
+        summary.  StorageError if it cannot be written."""
+        with self.lock:
+            table = self.table
+            if table is None:
+                return
+            mine, other = (
+                (table.mummy_held, table.seen) if to == "mummy" else (table.seen, table.mummy_held)
+            )
+            crossing = device in other
+            if device in mine:  # noted already (and told, if it crossed)
+                return
+            if crossing and not table.allow:
+                raise CrossingRefused(
+                    msg(
+                        "This phone has seen where the seekers stand in this game: it may take "
+                        "the mummy's seat only if the host allows it on the host page, and "
+                        "every phone is told."
+                    )
+                    if to == "mummy"
+                    else msg(
+                        "This phone has held the mummy's seat in this game: it may see where "
+                        "the seekers stand only if the host allows it on the host page, and "
+                        "every phone is told."
+                    )
+                )
+            table = table.copy()
+            (table.mummy_held if to == "mummy" else table.seen).append(device)
+            if crossing:
+                table.allow = False
+                table.crossings.append("to_mummy" if to == "mummy" else "from_mummy")
+            self.put(table=table)
+
+    def allow_crossing(self) -> None:
+        """The host lets the next device cross (see ``cross``)."""
+        with self.lock:
+            if self.table is not None and not self.table.allow:
+                table = self.table.copy()
+                table.allow = True
+                self.put(table=table)
+
+    def show_mummy_code(self) -> None:
+        """The host asks for the mummy's code again: shown, and every page is told."""
+        with self.lock:
+            if self.table is not None and self.table.mummy_code_hidden():
+                table = self.table.copy()
+                table.show_mummy_code = True
+                table.crossings.append("code")
+                self.put(table=table)
 
     # -- persistence -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ by it, so the host must say so (``pause``).
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -32,7 +33,7 @@ from companion.games.mummy.words import colour_word
 from companion.i18n import N_, MessageError, msg
 from companion.service.registry import GAME_NAMES
 from companion.table.doors import Action, Game, may, may_give_board, seat_kind
-from companion.table.seats import Seats
+from companion.table.seats import CrossingRefused, Seats
 
 from .board_moves import move_questions
 from .context import hub, service
@@ -68,11 +69,43 @@ def is_host() -> bool:
 
 
 def need(game: Game, action: Action, page: str = "") -> str | None:
-    """This device's seat, if it may open the door; otherwise the request ends in 403."""
+    """This device's seat, if it may open the door; otherwise the request ends in 403.
+
+    A door that shows where the seekers stand (``/sim``, ``/check``, a record) notes
+    this device as one that has seen them in this game (``Seats.cross``)."""
     seat = current_seat()
     if not may(seat, is_host(), game, action, page):
         refuse(denial(game, seat))
+    if game in FIGURE_DOORS:
+        cross("figures")
     return seat
+
+
+#: The host's doors that show where every figure stands.
+FIGURE_DOORS = frozenset({"sim", "journal", "check"})
+
+
+def device_id() -> str:
+    """This browser's lasting id (in its signed cookie), whatever seat it holds: the
+    server remembers per game which devices saw the seekers or held the mummy's seat."""
+    found = session.get("dev")
+    if not isinstance(found, str):
+        found = secrets.token_urlsafe(12)
+        session["dev"] = found
+    return found
+
+
+def cross(to: str) -> None:
+    """Note that this device sees the seekers (``to`` "figures") or takes the mummy's
+    seat ("mummy"); refused in words (403) when it did the other in this game and the
+    host did not allow it (``Seats.cross``)."""
+    store = seats()
+    if store is None:
+        return
+    try:
+        store.cross(device_id(), to)
+    except CrossingRefused as exc:
+        refuse(text_of(exc.message))
 
 
 def keeper(game: Game) -> Callable[[], bool]:

@@ -57,6 +57,7 @@ from .language import current_language, message_of, text_of
 from .past import side_games, unreadable_game
 from .payloads import (
     Payload,
+    crossing_texts,
     end_summary,
     mummy_payload,
     notice_json,
@@ -65,6 +66,7 @@ from .payloads import (
     seeker_names,
     seeker_payload,
     summary_json,
+    summary_with_crossings,
     table_payload,
     watch_payload,
     winner_text,
@@ -456,6 +458,7 @@ def _set_up(
         before = svc.published.game_id
         same_seats = table is not None and list(table.colours) == list(colours)
         table = Table.new(colours, options) if table is None else table.recoloured(colours)
+        table.new_game_secrets()
         table.options = options
         table.dealing = options.cards == "physical"
         table.hands = {}
@@ -539,6 +542,39 @@ def host_codes() -> ResponseReturnValue:
         if seen is not None and seen != codes_key(store.table):
             abort(409, "The codes were renewed in the meantime: the phones need the new ones.")
         remember(host=store.new_codes())  # this device stays host; other hosts need the PIN
+    return jsonify(host_status())
+
+
+@bp.post("/host/allow-crossing")
+@endpoint(
+    "Let one phone both see where the seekers stand and hold the mummy's seat in this game "
+    "(once; every page is told when it happens).",
+    body=obj({}),
+    answer=HOST_STATUS,
+    errors=(400, 403),
+)
+def host_allow_crossing() -> ResponseReturnValue:
+    store = _need_host()
+    body()
+    if store.table is None:
+        abort(400, "Set up a game first.")
+    store.allow_crossing()
+    return jsonify(host_status())
+
+
+@bp.post("/host/mummy-code")
+@endpoint(
+    "Show the mummy's code again (hidden once its seat is joined); every page is told.",
+    body=obj({}),
+    answer=HOST_STATUS,
+    errors=(400, 403),
+)
+def host_mummy_code() -> ResponseReturnValue:
+    store = _need_host()
+    body()
+    if store.table is None:
+        abort(400, "Set up a game first.")
+    store.show_mummy_code()
     return jsonify(host_status())
 
 
@@ -707,7 +743,7 @@ def host_status() -> Payload:
             "action_key": published.action_key,
             "notice": notice_json(published, "host"),
             "board": {"connected": board["connected"], "ok": board["ok"]},
-            "summary": end_summary(published),
+            "summary": summary_with_crossings(end_summary(published), table),
         },
         "table": None,
         "board": doors.board_state(),
@@ -716,6 +752,8 @@ def host_status() -> Payload:
     if table is not None:
         names = seeker_names(state.setup)
         status["table"] = {
+            "crossings": crossing_texts(table),
+            "allowed": table.allow,
             "colours": table.colours,
             "options": table.to_json()["options"],
             "dealing": table.dealing,
@@ -725,7 +763,9 @@ def host_status() -> Payload:
                 {
                     "seat": seat,
                     "name": seat_name(seat, names),
-                    "code": table.codes[seat],
+                    "code": None
+                    if seat == "mummy" and table.mummy_code_hidden()
+                    else table.codes[seat],
                     "joined": seat in table.joined,
                     "ready": seat in table.hands,
                 }

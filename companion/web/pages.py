@@ -190,11 +190,16 @@ def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
             named=seat in named_seats(len(names)),
             player_name=player or session.get("player_name", ""),
         )
+    if store.seat_of(session.get("seat")) != seat:  # one game's secrets on one device
+        if seat == "mummy":
+            doors.cross("mummy")
+        elif seat == "table" or seat.startswith("seeker"):
+            doors.cross("figures")
     if store.seat_of(session.get("seat")) not in (None, seat):
         # The seat this device held is given up on the server, so its pages and streams
         # still open in other tabs end: a seeker's must not go on to the mummy's phone.
         store.leave(session.get("seat"))
-    remember(seat=store.join(seat))
+    remember(seat=store.join(seat, doors.device_id()))
     if player:  # the statistics follow the name (kept beside the journal, never in it)
         try:
             player_names().name_seat(service().published.game_id, seat, player)
@@ -227,7 +232,8 @@ def host() -> ResponseReturnValue:
     qr = {}
     if table is not None:
         for seat in table["seats"]:
-            qr[seat["seat"]] = qr_svg(f"{urls[0]}join/{seat['code']}")
+            if seat["code"] is not None:  # the mummy's, once joined, only when asked again
+                qr[seat["seat"]] = qr_svg(f"{urls[0]}join/{seat['code']}")
     return render_template(
         "host.html",
         status=status,

@@ -92,11 +92,14 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
     }
     if aid is not None and table.options.aid:
         payload["aid"] = aid
-    return payload
+    return told(payload, table)
 
 
 #: What the watching seat gets of the mummy's payload (not its controls nor its aid).
-WATCHED = ("stage", "names", "view", "board", "log", "caught", "options", "notice", "summary")
+WATCHED = (
+    *("stage", "names", "view", "board", "log", "caught", "options", "notice", "summary"),
+    "crossings",
+)
 
 
 def watch_payload(published: Published, table: Table) -> Payload:
@@ -146,7 +149,7 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         and published.paused is None
     )
     card = playable_card(state) if mine else None
-    return {
+    payload: Payload = {
         "role": "seeker",
         "stage": "playing",
         "seat": f"seeker{seeker}",
@@ -173,6 +176,7 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "summary": end_summary(published),
         "lessons": lessons_for(published.lessons, f"seeker{seeker}"),
     }
+    return told(payload, table)
 
 
 def _stay(state: State) -> str | None:
@@ -191,7 +195,7 @@ def table_payload(published: Published, table: Table) -> Payload:
     state: State = published.state
     if table.dealing:
         return dealing_payload(published, table, "table")
-    return {
+    payload: Payload = {
         "role": "table",
         "stage": "playing",
         "names": seeker_names(state.setup),
@@ -209,6 +213,7 @@ def table_payload(published: Published, table: Table) -> Payload:
         "notice": notice_json(published, "table"),
         "summary": end_summary(published),
     }
+    return told(payload, table)
 
 
 def seat_word(setup: Setup, seat: str) -> Msg:
@@ -270,7 +275,7 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
             payload["guidance"] = msg("Tap the one card of each colour you drew, then send them.")
         else:
             payload["guidance"] = msg("Tap the two cards of each colour you drew, then send them.")
-    return payload
+    return told(payload, table)
 
 
 # -- guidance in words ---------------------------------------------------------------
@@ -279,6 +284,47 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
 def seeker_names(setup: Setup) -> list[Msg]:
     """Each seeker by their figure colours: "Red", or "Red and Turquoise" (two figures)."""
     return [joined([colour_word(c) for c in figs]) for figs in setup.seekers]
+
+
+# -- what the host allowed (one device, both sides of the board) ----------------------
+
+#: What every page is told of each crossing (``Seats.cross``): no cell, no device named.
+CROSSING_WORDS = {
+    "to_mummy": N_(
+        "The host let a phone that had seen where the seekers stand take the mummy's seat."
+    ),
+    "from_mummy": N_(
+        "The host let a phone that had held the mummy's seat see where the seekers stand."
+    ),
+    "code": N_("The host showed the mummy's code again."),
+}
+
+
+def crossing_texts(table: Table) -> list[Msg]:
+    """What the host allowed in this game, in words, oldest first."""
+    return [word(CROSSING_WORDS[c]) for c in table.crossings if c in CROSSING_WORDS]
+
+
+def summary_with_crossings(summary: Payload | None, table: Table | None) -> Payload | None:
+    """The end's summary records what the host allowed in this game (both ways)."""
+    if summary is None or table is None or not table.crossings:
+        return summary
+    return {**summary, "crossings": crossing_texts(table)}
+
+
+def told(payload: Payload, table: Table) -> Payload:
+    """Every seat's page hears of the last crossing (as a notice, which the page shows
+    and the narrator says) unless a take-back notice is showing, and its summary
+    records them all."""
+    texts = crossing_texts(table)
+    out = {**payload, "crossings": texts}
+    if not texts:
+        return out
+    if payload.get("notice") is None:
+        out["notice"] = {"id": f"crossing-{len(texts)}", "text": texts[-1]}
+    if isinstance(payload.get("summary"), dict):
+        out["summary"] = summary_with_crossings(payload["summary"], table)
+    return out
 
 
 # -- the end of a game ----------------------------------------------------------------

@@ -35,7 +35,7 @@ from companion.i18n import N_
 from companion.tunnel.providers import PROVIDERS, NotInstalled, TunnelClient
 
 from .contract import NUMBER, body, endpoint, obj, one_of
-from .doors import need, refuse, seats
+from .doors import cross, device_id, need, refuse, seats
 from .session import remember
 
 bp = Blueprint("remote", __name__)
@@ -288,7 +288,9 @@ def join(token: str) -> ResponseReturnValue:
         refuse(N_("No game is set up yet: ask the host."), 403)
     if store.code_guesses.locked(request.remote_addr or "?", time.monotonic()):
         refuse(N_("Too many wrong codes from this device: wait half a minute and try again."), 429)
-    cookie = store.join(current.seat)
+    if current.seat == "mummy":  # one game's secrets on one device (doors.cross)
+        cross("mummy")
+    cookie = store.join(current.seat, device_id())
     current.device = str(cookie.get("d", ""))
     remember(seat=cookie)
     return redirect(url_for("pages.watch" if current.seat == "watch" else "pages.mummy"), 303)

@@ -47,6 +47,8 @@ function showEnd(summary, actions) {
     el("ul", {class: "end-lines"}, summary.lines.map(line => el("li", {}, line))),
     summary.path ? el("p", {class: "small"}, summary.path_title, " ", el("span", {class: "path"}, summary.path.join(" \u2192 "))) : null,
     el("ul", {class: "end-seekers"}, players),
+    // What the host allowed in this game: a phone that saw the seekers and held the mummy's seat.
+    summary.crossings && summary.crossings.length ? el("ul", {class: "end-crossings", "aria-label": _("What the host allowed in this game")}, summary.crossings.map(line => el("li", {}, line))) : null,
     // The replay: the whole game again, the mummy's path revealed, any seat's view.
     summary.replay ? el("p", {}, el("a", {class: "button", href: summary.replay, id: "end-replay"}, _("Replay this game"))) : null,
     actions ? el("div", {class: "actions"}, actions()) : null].filter(Boolean));

@@ -22,6 +22,7 @@ let gameShown = null;  // the game the page shows: a new game says it ends that 
 let codesShown = null;  // the codes the page shows: "New codes" says it renews those
 let actionKey = null;  // the key of the action the Undo button names (sent with the undo)
 let noticeShown;  // the last take-back seen (undefined until the first status)
+let crossingsShown;  // how many of the host's allowances the page has told
 let flashTimer = null;
 // A message that shows for a few seconds (an undo, nothing to undo), then goes.
 function flash(message) {
@@ -67,7 +68,18 @@ function update(status) {
     box.open = false;
     box.querySelector("summary").textContent = _("Every seat has joined: tap to show the codes");
   }
+  const told = status.table.crossings || [];
+  const list = $("host-crossings");
+  if (list) {
+    if (crossingsShown !== undefined && told.length > crossingsShown) flash(told[told.length - 1]);
+    crossingsShown = told.length;
+    list.replaceChildren(...told.map(text => Object.assign(document.createElement("li"), {textContent: text})));
+    list.hidden = !told.length;
+  }
+  if ($("allow-crossing")) $("allow-crossing").setAttribute("aria-pressed", String(Boolean(status.table.allowed)));
   for (const seat of status.table.seats) {
+    const shown = document.querySelector(`[data-seat="${seat.seat}"] code.code`);
+    if ((seat.code === null) === Boolean(shown)) { location.reload(); return; }  // hidden or shown again
     const item = document.querySelector(`[data-seat="${seat.seat}"] .joined`);
     if (item) {
       item.textContent = seat.ready ? _("cards in") : (seat.joined ? _("joined") : _("not joined"));
@@ -137,6 +149,13 @@ if ($("undo")) {
     const key = actionKey;  // the action named now, whatever the stream brings meanwhile
     if (!lastAction || !confirm(_("Undo the last action: {action}?", {action: lastAction}))) return;
     undo(key);
+  });
+  const mummyCode = $("mummy-code");
+  if (mummyCode) mummyCode.addEventListener("click", () => {
+    post("/api/host/mummy-code", {}).then(() => location.reload()).catch(err => hostError("host-error", err.message));
+  });
+  if ($("allow-crossing")) $("allow-crossing").addEventListener("click", () => {
+    post("/api/host/allow-crossing", {}).then(() => flash(_("Allowed once: every phone is told when it is used."))).catch(err => hostError("host-error", err.message));
   });
   $("codes").addEventListener("click", () => {
     if (!confirm(_("New codes for every seat? Every phone must join again."))) return;

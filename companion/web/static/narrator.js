@@ -81,6 +81,15 @@ const narrator = {
     }
   },
 
+  // The host's allowances (``crossings``): each new one is spoken, as every page says it.
+  news(texts) {
+    if (!Array.isArray(texts)) return;
+    const before = this.newsHeard;
+    this.newsHeard = texts.length;
+    if (before === undefined || !this.on()) return;
+    for (const text of texts.slice(before)) this.say(text);
+  },
+
   say(text) {
     const synth = window.speechSynthesis;
     if (!synth || !window.SpeechSynthesisUtterance) return;

@@ -81,6 +81,8 @@ function live(role, render) {
     keep(kept, data);
     setLink(true);
     if (typeof narrator !== "undefined") narrator.follow(data.log);  // narrator.js, if the page has it
+    if (typeof narrator !== "undefined") narrator.news(data.crossings);
+    renderCrossings(data.crossings);
     if (typeof access !== "undefined") access.follow(data.log);  // access.js: the reader's log
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
@@ -334,6 +336,15 @@ function button(label, onclick, attrs) {
 // -- take-backs ------------------------------------------------------------------------
 
 // "Blue took back: moved to D11" on every page for a few seconds, once per take-back.
+// What the host allowed in this game (a phone both saw the seekers and held the mummy's
+// seat, the mummy's code shown again): in words naming no cell, on every seat's page.
+function renderCrossings(texts) {
+  const list = $("crossings");
+  if (!list || !Array.isArray(texts)) return;
+  list.replaceChildren(...texts.map(text => Object.assign(document.createElement("li"), {textContent: text})));
+  list.hidden = !texts.length;
+}
+
 let noticeSeen = null;
 let noticeTimer = null;
 function renderNotice(notice) {
