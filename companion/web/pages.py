@@ -28,7 +28,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from companion.i18n import N_
+from companion.i18n import N_, Msg
 from companion.service.player_names import NameRefused, checked_name, named_seats
 from companion.service.registry import GAME_NAMES
 from companion.service.startup import addresses
@@ -104,14 +104,22 @@ def join(code: str) -> ResponseReturnValue:
     seat, error, status = _seat_for(code)
     if seat is None:
         return render_template("landing.html", error=error), status
+    return _join_form(code, seat, taken=store.held_elsewhere(seat, session.get("seat")))
+
+
+def _join_form(
+    code: str, seat: str, *, taken: bool, player: str | None = None, error: Msg | None = None
+) -> str:
+    """The page that asks before a device joins ``seat`` (and takes its player's name)."""
     names = seeker_names(service().published.state.setup)
     return render_template(
         "join.html",
         code=normalise_code(code),
         name=seat_name(seat, names),
-        taken=store.held_elsewhere(seat, session.get("seat")),
+        taken=taken,
         named=seat in named_seats(len(names)),
-        player_name=session.get("player_name", ""),
+        player_name=player or session.get("player_name", ""),
+        name_error=error,
     )
 
 
@@ -172,24 +180,9 @@ def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
     try:
         player = checked_name(player) if player and seat in named_seats(len(names)) else ""
     except NameRefused as exc:  # nothing joined: the same form again, saying why
-        return render_template(
-            "join.html",
-            code=normalise_code(code),
-            name=seat_name(seat, names),
-            taken=takeover,
-            named=seat in named_seats(len(names)),
-            player_name=player,
-            name_error=exc.message,
-        ), 400
+        return _join_form(code, seat, taken=takeover, player=player, error=exc.message), 400
     if store.held_elsewhere(seat, session.get("seat")) and not takeover:
-        return render_template(
-            "join.html",
-            code=normalise_code(code),
-            name=seat_name(seat, names),
-            taken=True,
-            named=seat in named_seats(len(names)),
-            player_name=player or session.get("player_name", ""),
-        )
+        return _join_form(code, seat, taken=True, player=player)
     if store.seat_of(session.get("seat")) != seat:  # one game's secrets on one device
         if seat == "mummy":
             doors.cross("mummy")
