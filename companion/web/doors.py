@@ -12,7 +12,6 @@ by it, so the host must say so (``pause``).
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -38,7 +37,7 @@ from companion.table.seats import CrossingRefused, Seats
 from .board_moves import move_questions
 from .context import hub, service
 from .language import text_of
-from .session import csrf_ok, csrf_token
+from .session import csrf_ok, csrf_token, lasting
 
 #: Methods that change nothing (no token, no origin check).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -88,11 +87,7 @@ FIGURE_DOORS = frozenset({"sim", "journal", "check"})
 def device_id() -> str:
     """This browser's lasting id (in its signed cookie), whatever seat it holds: the
     server remembers per game which devices saw the seekers or held the mummy's seat."""
-    found = session.get("dev")
-    if not isinstance(found, str):
-        found = secrets.token_urlsafe(12)
-        session["dev"] = found
-    return found
+    return lasting("dev", 12)
 
 
 def cross(to: str) -> None:

@@ -135,11 +135,16 @@ def csrf_token() -> str:
     for a request without a session cookie, one signed for this address."""
     if not arrived_with_session():
         return _anonymous().dumps(_address())
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = secrets.token_urlsafe(18)
-        session["csrf"] = token
-    return token
+    return lasting("csrf", 18)
+
+
+def lasting(key: str, nbytes: int) -> str:
+    """A random value this session's cookie keeps under ``key`` (made on first use)."""
+    found = session.get(key)
+    if not isinstance(found, str):
+        found = secrets.token_urlsafe(nbytes)
+        session[key] = found
+    return found
 
 
 def csrf_ok(sent: str) -> bool:
