@@ -114,7 +114,11 @@ UNDO = obj(None, {"action": nullable({**STRING, "description": "The key of the e
 SHOW = obj({"show": BOOLEAN}, {"pause": BOOLEAN})
 VIEW = obj(
     {
-        "board": obj({"active": BOOLEAN, "active_game": nullable(TEXT), "maze_paused": BOOLEAN}),
+        "board": obj(
+            {"active": BOOLEAN, "active_game": nullable(TEXT), "maze_paused": BOOLEAN},
+            # The question asked before the board goes to each game (``board_moves.py``).
+            {"moves": {"type": "object", "additionalProperties": TEXT}},
+        ),
         "game": TEXT,
         "game_id": nullable(INTEGER),
         "phase": TEXT,
