@@ -53,6 +53,8 @@ def test_a_maze_game_replays_from_the_end_screen_with_the_reveal_and_each_seat(
     host.goto(url + "/")
     expect(host).to_have_url(url + "/host")
     assert post(host, "/api/host/game", {"colours": ["red", "blue"], "aid": True}) == 200
+    # The host page reloads itself to show the new game's codes: let it, before going on.
+    expect(host.locator('[data-seat="mummy"] code.code')).to_have_count(1)
     game = appliance.service.published.game_id
     put_board_right(appliance)
     # While the game runs, its replay is refused in words.
