@@ -86,6 +86,8 @@ def test_forced_resolves_are_played_by_the_computer_step_by_step(tmp_path):
         assert [len(stepped) for _, _, stepped in moves] == [steps for _, steps, _ in moves]
         cells = [cell for _, _, stepped in moves for cell in stepped]
         mummy = sum(1 for owner in service.game.owners if owner == "mummy")
+        # The seat counts a command once its submit returned, on its own thread.
+        wait_until(lambda: app.computer.played == mummy, timeout=5)
         assert app.computer.played == mummy >= len(cells) >= 10
         it = iter(shown)  # every step was on the LEDs on its own
         assert all(any(seen == cell for seen in it) for cell in cells)
