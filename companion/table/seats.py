@@ -575,7 +575,7 @@ class Seats:
         stand (``to`` "figures"): noted for this game.  A device that has done the other
         in this game is refused (CrossingRefused, in words naming no cell) unless the
         host allowed it; then it is noted in ``crossings`` for every page and the
-        summary.  StorageError if it cannot be written."""
+        summary (kept in memory when the file cannot be written)."""
         with self.lock:
             table = self.table
             if table is None:
@@ -605,7 +605,14 @@ class Seats:
             if crossing:
                 table.allow = False
                 table.crossings.append("to_mummy" if to == "mummy" else "from_mummy")
-            self.put(table=table)
+            try:
+                self.put(table=table)
+            except StorageError as exc:
+                # A full card must not shut the host out of the board check: the note holds
+                # in memory (the rule with it) and is written with the next write that works.
+                log.error("%s: %s (noted in memory)", self.path, exc)
+                self.table = table
+                self.bump()
 
     def allow_crossing(self) -> None:
         """The host lets the next device cross (see ``cross``)."""
