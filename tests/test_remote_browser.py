@@ -66,7 +66,8 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
         ):
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             site = Site(web.port)
-            site.host_post("/api/host/game", {"colours": ["red", "blue"]})
+            status = site.host_post("/api/host/game", {"colours": ["red", "blue"]})
+            codes = {s["seat"]: s["code"] for s in status["table"]["seats"]}
             put_board_right(appliance)
             opened = app.extensions["companion.remote"].open("mummy", provider=provider)
             opened.public_url = edge.url
@@ -77,6 +78,13 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             assert page.url == edge.url + "/mummy"
             sync_api.expect(page.locator("#guidance")).to_contain_text("turn")
             wait_until(lambda: page.evaluate("sessionStorage.getItem('companion-live')") == "post")
+            # The table screen at home says where the mummy's player is, in words.
+            screen = browser.new_context(viewport=PHONE).new_page()
+            screen.goto(f"{site.base}/join/{codes['table']}")
+            screen.locator("#join").click()
+            far = screen.locator("#far")
+            sync_api.expect(far).to_have_attribute("data-state", "here")
+            opened.grace_s = 1.0
 
             setup = service.game.setup
             seekers, mummy = SeekerBot(setup.maze), MummyBot(setup)
@@ -94,7 +102,11 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
                     if state.phase not in dropped:  # a dropout at each phase of its turn
                         dropped.add(state.phase)
                         edge.drop()
-                        time.sleep(1.0)
+                        if len(dropped) == 1:  # once long enough to show offline at home
+                            sync_api.expect(far).to_have_attribute("data-state", "offline")
+                            sync_api.expect(far).to_contain_text("nothing is forfeited")
+                        else:
+                            time.sleep(1.0)
                         edge.drop(False)
                     command = mummy.choose(state.phase, state.mummy, state.steps_left, False)
                     body = json.dumps(command_to_json(command, setup.maze))
@@ -120,6 +132,7 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             assert service.game.current.is_over
             assert {Phase.MUMMY_ROLL, Phase.MUMMY_MOVING} <= dropped
             _in_step(page)  # the end reached the far page too
+            sync_api.expect(far).to_have_attribute("data-state", "here")
             assert page.evaluate("sessionStorage.getItem('companion-live')") == "post"
             browser.close()
     finally:

@@ -71,6 +71,7 @@ from .payloads import (
     watch_payload,
     winner_text,
 )
+from .remote import presence_payload, remote
 from .session import remember
 from .stream import LogDelta, Once, event, respond
 
@@ -379,7 +380,7 @@ def table_stream() -> ResponseReturnValue:
 )
 def watch_state() -> ResponseReturnValue:
     _, table = _need("watch")
-    return jsonify(_watching(hub())(service().published, table))
+    return jsonify(_on_board(_watching(hub())(service().published, table)))
 
 
 @bp.get("/watch/stream")
@@ -811,9 +812,11 @@ def seat_name(seat: str, names: list[Msg]) -> Msg:
 
 
 def _on_board(payload: Payload) -> Payload:
-    """A seat's state with the game that holds the board (as its stream sends it)."""
+    """A seat's state with the game that holds the board and where the mummy's player
+    far away is (as its stream sends them)."""
     games = hub()
-    return {"active_game": games.active if games is not None else None, **payload}
+    active = games.active if games is not None else None
+    return {"active_game": active, **payload, "remote": presence_payload(remote().presence())}
 
 
 def _index(seat: str) -> int:
@@ -967,21 +970,23 @@ def _live(
     once = Once()
     delta = LogDelta()
     last = ""
-    seen: tuple[int, int, tuple[object, object]] = (-1, -1, (None, None))
+    far = remote()
+    seen: tuple[int, int, tuple[object, object], str | None] = (-1, -1, (None, None), None)
 
     def step() -> tuple[str, bool]:
         nonlocal last, seen
         if svc.closing:
             return "", False
         published = svc.published
-        now_seen = (published.version, store.serial, (holder(), extra()))
+        now_seen = (published.version, store.serial, (holder(), extra()), far.presence())
         if now_seen == seen:
             return "", True
         seen = now_seen
         table = store.table
         if store.seat_of(cookie) != seat or table is None:
             return 'data: {"stale": true}\n\n', False
-        payload = localize({"active_game": now_seen[2][0], **make(published, table)}, lang)
+        made = {"active_game": now_seen[2][0], **make(published, table)}
+        payload = localize({**made, "remote": presence_payload(now_seen[3])}, lang)
         text = json.dumps(payload)
         if text == last:
             return "", True

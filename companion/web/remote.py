@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
-from companion.i18n import N_
+from companion.i18n import N_, word
 from companion.tunnel.providers import PROVIDERS, NotInstalled, TunnelClient
 
 from .contract import NUMBER, body, endpoint, obj, one_of
@@ -211,6 +211,19 @@ class Remote:
             return True
         return current.last_seen is not None and self.clock() - current.last_seen < SEEN_S
 
+    def presence(self) -> str | None:
+        """Where the mummy's player far away is, as every page of the table may know it:
+        ``waiting`` (the link not opened yet), ``here``, ``away`` (dropped, within the
+        grace time) or ``offline``; None when the mummy's seat is not remote."""
+        current = self.current
+        if current is None or current.seat != "mummy":
+            return None
+        if self.connected():
+            return "here"
+        if current.last_seen is None:
+            return "waiting"
+        return "offline" if self.clock() - current.last_seen > current.grace_s else "away"
+
     def status(self) -> dict[str, Any]:
         """For the host page: whether a remote seat is open, its link, who is connected."""
         current = self.current
@@ -230,6 +243,22 @@ class Remote:
             "offline": not connected and (quiet is None or quiet > current.grace_s),
             "grace_s": current.grace_s,
         }
+
+
+#: What every seat's page says of the mummy's player far away, by ``Remote.presence``.
+PRESENCE_WORDS = {
+    "waiting": N_("The mummy plays from afar and has not opened the link yet. The game waits."),
+    "here": N_("The mummy plays from afar and is connected."),
+    "away": N_("The mummy's player far away dropped out: the game waits."),
+    "offline": N_("The mummy's player far away is offline. The game waits; nothing is forfeited."),
+}
+
+
+def presence_payload(state: str | None) -> dict[str, Any] | None:
+    """The ``remote`` part of every seat's payload (``Remote.presence``), in words."""
+    if state is None:
+        return None
+    return {"state": state, "text": word(PRESENCE_WORDS[state])}
 
 
 def remote() -> Remote:

@@ -83,6 +83,7 @@ function live(role, render) {
     if (typeof narrator !== "undefined") narrator.follow(data.log);  // narrator.js, if the page has it
     if (typeof narrator !== "undefined") narrator.news(data.crossings);
     renderCrossings(data.crossings);
+    renderFar(data.remote);
     if (typeof access !== "undefined") access.follow(data.log);  // access.js: the reader's log
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
@@ -343,6 +344,20 @@ function renderCrossings(texts) {
   if (!list || !Array.isArray(texts)) return;
   list.replaceChildren(...texts.map(text => Object.assign(document.createElement("li"), {textContent: text})));
   list.hidden = !texts.length;
+}
+
+// Where the mummy's player far away is (a remote seat): on every seat's page, and said
+// by the narrator when it changes (dropped, offline, back).
+let farSeen;
+function renderFar(far) {
+  const box = $("far");
+  if (!box || far === undefined) return;
+  const state = far ? far.state : null;
+  box.hidden = !far;
+  box.textContent = far ? far.text : "";
+  box.dataset.state = state || "";
+  if (farSeen !== undefined && state !== farSeen && far && typeof narrator !== "undefined" && narrator.on()) narrator.say(far.text);
+  farSeen = state;
 }
 
 let noticeSeen = null;

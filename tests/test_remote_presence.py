@@ -1,0 +1,106 @@
+"""Where the mummy's player far away is, on every seat's page: not come in yet,
+connected, dropped (within the host's grace time) and offline after it; a stream
+tells the change though the game published nothing, and a spectator's seat far away
+is nobody's business but the host's."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from typing import Any
+
+from companion.web.remote import SEEN_S, Remote
+from tests.test_remote_doors import Far, open_remote
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_presence_follows_the_far_player_through_drop_and_return() -> None:
+    clock = Clock()
+    far = Remote(clock)
+    assert far.presence() is None
+    far.open("watch")
+    assert far.presence() is None  # a spectator far away: only the host page tells
+    far.open("mummy", grace_s=20)
+    assert far.presence() == "waiting"
+    far.seen()
+    assert far.presence() == "here"
+    clock.now += SEEN_S + 1
+    assert far.presence() == "away"  # dropped, within the grace time
+    clock.now += 20
+    assert far.presence() == "offline"
+    far.seen()
+    assert far.presence() == "here"  # back: the seat resumes as it was
+    far.close()
+    assert far.presence() is None
+
+
+def _events(res: Any, out: queue.Queue[dict[str, Any]]) -> None:
+    text = ""
+    for chunk in res.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        *done, text = text.split("\n\n")
+        for event in done:
+            data = next((x[5:] for x in event.splitlines() if x.startswith("data:")), None)
+            if data:
+                out.put(json.loads(data))
+
+
+def test_every_seat_page_says_the_far_mummy_is_offline_and_back(table) -> None:
+    table.new_game(["red", "blue"])
+    remote = table.app.extensions["companion.remote"]
+    clock = Clock()
+    remote.clock = clock
+    opened = open_remote(table)
+    opened.grace_s = 30
+    seeker, board, watch = table.device("seeker0"), table.device("table"), table.device("watch")
+    pages = {
+        seeker: "/api/seeker/state",
+        board: "/api/table/state",
+        watch: "/api/watch/state",
+    }
+
+    def said() -> set[str]:
+        return {json.dumps(phone.get(path).json["remote"]) for phone, path in pages.items()}
+
+    waiting = said()
+    assert len(waiting) == 1 and '"waiting"' in waiting.pop()
+    far = Far(table)
+    assert far.open(f"/r/{opened.token}").status_code == 303
+    far.open("/api/mummy/state")
+    assert far.open("/api/mummy/state").json["remote"]["state"] == "here"
+    assert {json.loads(s)["state"] for s in said()} == {"here"}
+
+    # The seeker's page is open on its stream; the mummy's phone far away drops out.
+    stream = seeker.get("/api/seeker/stream", buffered=False)
+    got: queue.Queue[dict[str, Any]] = queue.Queue()
+    threading.Thread(target=_events, args=(stream, got), daemon=True).start()
+    assert got.get(timeout=10)["remote"]["state"] == "here"
+    clock.now += SEEN_S + 1
+    assert got.get(timeout=10)["remote"]["state"] == "away"
+    clock.now += 30
+    offline = got.get(timeout=10)["remote"]
+    assert offline == {
+        "state": "offline",
+        "text": "The mummy's player far away is offline. The game waits; nothing is forfeited.",
+    }
+    for phone, path in pages.items():
+        assert phone.get(path).json["remote"] == offline
+    german = table.device("seeker1")
+    german.set_cookie("lang", "de")
+    assert "offline" in german.get("/api/seeker/state").json["remote"]["text"]
+    assert german.get("/api/seeker/state").json["remote"]["text"].startswith("Die Mumie")
+
+    # Nothing was forfeited: the game waits as it was, and the mummy comes back.
+    assert not far.open("/api/mummy/state").json.get("summary")
+    assert got.get(timeout=10)["remote"]["state"] == "here"
+    remote.close()
+    assert said() == {"null"}
+    assert got.get(timeout=10)["remote"] is None  # (the stream ends with the appliance)
