@@ -84,6 +84,21 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             screen.locator("#join").click()
             far = screen.locator("#far")
             sync_api.expect(far).to_have_attribute("data-state", "here")
+            # The host lets the computer stand in, and hands the seat back (its own page).
+            host = browser.new_context(viewport=PHONE)
+            jar = next(h.cookiejar for h in site.host.handlers if hasattr(h, "cookiejar"))
+            host.add_cookies(
+                [{"name": c.name, "value": c.value or "", "url": site.base} for c in jar]
+            )
+            hosting = host.new_page()
+            hosting.goto(site.base + "/host")
+            hosting.get_by_role("button", name="Let the computer stand in").click()
+            sync_api.expect(hosting.locator("#remote-standin-words")).to_contain_text("stands in")
+            sync_api.expect(far).to_contain_text("The computer stands in for the mummy")
+            hosting.get_by_role("button", name="Hand the seat back").click()
+            sync_api.expect(far).to_contain_text("connected")
+            assert app.extensions["companion.appliance"].computer.level is None
+            host.close()
             opened.grace_s = 1.0
 
             setup = service.game.setup

@@ -8,9 +8,14 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from typing import Any
 
+from companion.service.autoplay import play_on
+from companion.service.mummy_service import Service
+from companion.web import create_app
 from companion.web.remote import SEEN_S, Remote
+from tests.test_pages import KEY, Table, start, wait_until
 from tests.test_remote_doors import Far, open_remote
 
 
@@ -89,6 +94,7 @@ def test_every_seat_page_says_the_far_mummy_is_offline_and_back(table) -> None:
     offline = got.get(timeout=10)["remote"]
     assert offline == {
         "state": "offline",
+        "standin": False,
         "text": "The mummy's player far away is offline. The game waits; nothing is forfeited.",
     }
     for phone, path in pages.items():
@@ -104,3 +110,47 @@ def test_every_seat_page_says_the_far_mummy_is_offline_and_back(table) -> None:
     remote.close()
     assert said() == {"null"}
     assert got.get(timeout=10)["remote"] is None  # (the stream ends with the appliance)
+
+
+def test_the_computer_stands_in_for_the_far_mummy_and_hands_the_seat_back(tmp_path) -> None:
+
+    table = Table(start(tmp_path))
+    try:
+        table.new_game(["red", "blue"], pace=0)
+        svc: Service = table.service
+        opened = open_remote(table)
+        far = Far(table)
+        far.open(f"/r/{opened.token}")
+        seeker = table.device("seeker0")
+        play_on(table.appliance, until=lambda: svc.game.current.is_mummy_turn)
+        # She dropped out on her turn: the host lets the computer stand in.
+        stranger = table.device().post("/api/host/remote/standin", json={"level": "easy"})
+        assert stranger.status_code == 403
+        res = table.host.post("/api/host/remote/standin", json={"level": "easy"})
+        assert res.status_code == 200 and res.json["standin"] == "easy", res.json
+        said = seeker.get("/api/seeker/state").json["remote"]
+        assert said["standin"] and "stands in for the mummy" in said["text"]
+        wait_until(lambda: not svc.game.current.is_mummy_turn, timeout=15)  # it played
+        refused = far.post("/api/mummy/command", {"cmd": "roll_mummy_die"})
+        assert refused.status_code == 409
+        assert "until the host hands the seat back" in refused.json["error"]
+        # She is back: the host hands the seat back; her next turn is hers again.
+        back = table.host.post("/api/host/remote/standin", json={"level": ""})
+        assert back.json["standin"] == "" and table.appliance.computer.level is None
+        assert seeker.get("/api/seeker/state").json["remote"]["standin"] is False
+        play_on(table.appliance, until=lambda: svc.game.current.is_mummy_turn)
+        before = len(svc.game.commands)
+        time.sleep(0.5)  # (the computer would have played by now)
+        assert svc.game.current.is_mummy_turn and len(svc.game.commands) == before
+        assert far.post("/api/mummy/command", {"cmd": "roll_mummy_die"}).status_code != 409
+        # A stand-in survives a restart of the companion.
+        res = table.host.post("/api/host/remote/standin", json={"level": "hard"})
+        assert res.status_code == 200
+    finally:
+        table.appliance.close()
+    appliance = start(tmp_path)
+    try:
+        create_app(appliance.service, secret_key=KEY, appliance=appliance)
+        assert appliance.computer.level is not None and appliance.computer.level.value == "hard"
+    finally:
+        appliance.close()

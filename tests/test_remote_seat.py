@@ -66,7 +66,7 @@ def test_the_host_opens_a_seat_and_sees_the_address_and_who_is_connected(opened)
     assert mummy.get("/api/host/remote").status_code == 403
     assert mummy.post("/api/host/remote/close", json={}).status_code == 403
     client = remote.current.client
-    assert table.host.post("/api/host/remote/close", json={}).json == {"open": False}
+    assert table.host.post("/api/host/remote/close", json={}).json == {"open": False, "standin": ""}
     assert client.proc.poll() is not None  # the provider's client ended: the tunnel is down
 
 
@@ -89,7 +89,7 @@ def test_the_tunnel_closes_when_the_seat_is_taken_back_at_the_table(opened):
     assert far.open(f"/r/{remote.current.token}").status_code == 303
     assert table.host.get("/api/host/remote").json["open"]
     join(table.app.test_client(), table.codes["mummy"])  # the mummy sits at the table again
-    assert table.host.get("/api/host/remote").json == {"open": False}
+    assert table.host.get("/api/host/remote").json == {"open": False, "standin": ""}
 
 
 def test_the_tunnel_closes_after_the_games_end(opened, monkeypatch):

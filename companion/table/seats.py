@@ -220,6 +220,15 @@ class Table:
     #: The host asked for the mummy's code again (announced): shown until the seat is
     #: joined again.
     show_mummy_code: bool = False
+    #: The computer's level while it stands in for the mummy's player (the host's
+    #: choice, when she dropped out far away), until the host hands the seat back.
+    standin: str = ""
+
+    @property
+    def mummy_computer(self) -> str:
+        """The computer's level when it plays the mummy now (for the game, or standing
+        in), or "" when a person does."""
+        return self.options.computer or self.standin
 
     @property
     def seats(self) -> list[str]:
@@ -289,6 +298,7 @@ class Table:
         self.seen = [dev for seat, dev in held.items() if seat != "mummy"]
         self.crossings = []
         self.allow = self.show_mummy_code = False
+        self.standin = ""
 
     def mummy_code_hidden(self) -> bool:
         """The mummy's code is not shown once its seat is joined, unless the host asked
@@ -344,6 +354,7 @@ class Table:
             allow=bool(data.get("allow", False)),
             mummy_code_used=bool(data.get("mummy_code_used", "mummy" in data.get("joined", []))),
             show_mummy_code=bool(data.get("show_mummy_code", False)),
+            standin=str(data.get("standin", "") or ""),
         )
         for seat in table.seats:  # a table saved before a seat was added gets its code
             table.codes.setdefault(seat, new_code())

@@ -7,6 +7,15 @@ from typing import Any
 from flask import current_app
 
 from companion.service.mummy_service import Service
+from companion.table.seats import Table
+
+
+def seat_computer(seat: Any, table: Table) -> None:
+    """Give the mummy's seat to the computer (for the game or standing in) or to a
+    person, and set the deduction aid."""
+    if seat is not None:
+        level = table.mummy_computer or None
+        seat.configure(level, aid=table.options.aid, pace_s=table.options.pace)
 
 
 def service() -> Service:

@@ -37,7 +37,7 @@ from companion.service.registry import GAME_NAMES
 from companion.table.seats import Seats, Staged, Table, TableOptions, check_colours
 
 from . import doors
-from .context import computer_seat, hub, service
+from .context import computer_seat, hub, seat_computer, service
 from .contract import (
     ANY_OBJECT,
     BOOLEAN,
@@ -207,8 +207,7 @@ def mummy_command() -> ResponseReturnValue:
     _, table = _need("mummy")
     data = body()
     seat = computer_seat()
-    if seat is not None and seat.level is not None:
-        abort(409, "The computer plays the mummy in this game.")
+    _refuse_while_computer_plays(seat, table)
 
     def make(published: Published) -> Payload:
         return mummy_payload(published, table, _aid(seat, table))
@@ -216,6 +215,15 @@ def mummy_command() -> ResponseReturnValue:
     if data["cmd"] == "mummy_go":
         return _go(data, make)
     return _submit("mummy", data, table, make)
+
+
+def _refuse_while_computer_plays(seat: Any, table: Table) -> None:
+    """A person's mummy command while the computer plays the seat: 409 in words."""
+    if seat is None or seat.level is None:
+        return
+    if table.standin and not table.options.computer:
+        abort(409, "The computer stands in for you until the host hands the seat back.")
+    abort(409, "The computer plays the mummy in this game.")
 
 
 def _go(data: dict[str, Any], make: Callable[[Published], Payload]) -> ResponseReturnValue:
@@ -252,8 +260,7 @@ def mummy_takeback() -> ResponseReturnValue:
     _, table = _need("mummy")
     confirmed: str = body()["action"]
     seat = computer_seat()
-    if seat is not None and seat.level is not None:
-        abort(409, "The computer plays the mummy in this game.")
+    _refuse_while_computer_plays(seat, table)
     return _take_back("mummy", confirmed, lambda p: mummy_payload(p, table, _aid(seat, table)))
 
 
@@ -472,7 +479,7 @@ def _set_up(
             _carry_names(before, svc.published.game_id, len(colours))
     svc.hints = options.hints
     svc.physical_dice = options.dice == "physical"
-    seat_computer(computer_seat(), options)
+    seat_computer(computer_seat(), table)
     return jsonify(host_status())
 
 
@@ -513,12 +520,6 @@ def codes_key(table: Table) -> str:
     """Names the seats' codes as they stand (the host page's "New codes" sends it back)."""
     joined = ",".join(f"{seat}={table.codes[seat]}" for seat in sorted(table.codes))
     return hashlib.sha256(joined.encode()).hexdigest()[:16]
-
-
-def seat_computer(seat: Any, options: TableOptions) -> None:
-    """Give the mummy's seat to the computer (or back to a person) and set the aid."""
-    if seat is not None:
-        seat.configure(options.computer or None, aid=options.aid, pace_s=options.pace)
 
 
 @bp.post("/host/codes")
@@ -814,9 +815,14 @@ def seat_name(seat: str, names: list[Msg]) -> Msg:
 def _on_board(payload: Payload) -> Payload:
     """A seat's state with the game that holds the board and where the mummy's player
     far away is (as its stream sends them)."""
-    games = hub()
+    games, table = hub(), seats().table
     active = games.active if games is not None else None
-    return {"active_game": active, **payload, "remote": presence_payload(remote().presence())}
+    standin = table is not None and bool(table.standin)
+    return {
+        "active_game": active,
+        **payload,
+        "remote": presence_payload(remote().presence(), standin),
+    }
 
 
 def _index(seat: str) -> int:
@@ -986,7 +992,8 @@ def _live(
         if store.seat_of(cookie) != seat or table is None:
             return 'data: {"stale": true}\n\n', False
         made = {"active_game": now_seen[2][0], **make(published, table)}
-        payload = localize({**made, "remote": presence_payload(now_seen[3])}, lang)
+        far_now = presence_payload(now_seen[3], bool(table.standin))
+        payload = localize({**made, "remote": far_now}, lang)
         text = json.dumps(payload)
         if text == last:
             return "", True

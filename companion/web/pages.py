@@ -35,7 +35,7 @@ from companion.service.startup import addresses
 from companion.table.seats import WATCH, Seats, normalise_code
 
 from . import doors, mummy_api
-from .context import service
+from .context import seat_computer, service
 from .doors import current_seat, is_host
 from .mummy_api import host_status, past_games, seat_name, seats
 from .payloads import seeker_names
@@ -61,7 +61,7 @@ def init_app(app: Flask) -> None:
         svc.hints = store.table.options.hints
         svc.physical_dice = store.table.options.dice == "physical"
         appliance = app.extensions.get("companion.appliance")
-        mummy_api.seat_computer(getattr(appliance, "computer", None), store.table.options)
+        seat_computer(getattr(appliance, "computer", None), store.table)
     app.extensions["companion.seats"] = store
     app.register_blueprint(bp)
     app.register_blueprint(mummy_api.bp)

@@ -817,7 +817,8 @@ def _options(state: State, table: Table) -> Payload:
     return {
         "dice": table.options.dice,
         "hints": table.options.hints,
-        "computer": table.options.computer or None,
+        "computer": table.mummy_computer or None,
+        "standin": bool(table.standin),
         "exact": state.setup.options.mummy_moves_exactly,
         "mummy_die_faces": sorted(set(state.setup.options.mummy_die_faces)),
     }

@@ -34,6 +34,7 @@ from flask.typing import ResponseReturnValue
 from companion.i18n import N_, word
 from companion.tunnel.providers import PROVIDERS, NotInstalled, TunnelClient
 
+from .context import computer_seat, seat_computer
 from .contract import NUMBER, body, endpoint, obj, one_of
 from .doors import cross, device_id, need, refuse, seats
 from .session import remember
@@ -254,11 +255,17 @@ PRESENCE_WORDS = {
 }
 
 
-def presence_payload(state: str | None) -> dict[str, Any] | None:
-    """The ``remote`` part of every seat's payload (``Remote.presence``), in words."""
+STANDING_IN = N_("The computer stands in for the mummy until the host hands the seat back.")
+
+
+def presence_payload(state: str | None, standin: bool = False) -> dict[str, Any] | None:
+    """The ``remote`` part of every seat's payload (``Remote.presence``), in words, and
+    whether the computer stands in for the mummy's player (the host's choice)."""
+    if standin:
+        return {"state": state or "here", "standin": True, "text": word(STANDING_IN)}
     if state is None:
         return None
-    return {"state": state, "text": word(PRESENCE_WORDS[state])}
+    return {"state": state, "standin": False, "text": word(PRESENCE_WORDS[state])}
 
 
 def remote() -> Remote:
@@ -327,6 +334,8 @@ def join(token: str) -> ResponseReturnValue:
 
 # -- the host's control ------------------------------------------------------------------
 
+STANDIN = obj({"level": one_of("", "easy", "normal", "hard")})
+
 OPEN_REMOTE = obj(
     {"seat": one_of(*REMOTE_SEATS), "provider": one_of(*PROVIDERS)},
     {"grace_s": {**NUMBER, "minimum": 0, "maximum": 3600}},
@@ -340,10 +349,13 @@ def _held_by(seat: str) -> str | None:
 
 
 def host_view() -> dict[str, Any]:
-    """The remote seat as the host page shows it (closed first if it was taken back)."""
+    """The remote seat as the host page shows it (closed first if it was taken back),
+    and the computer's level while it stands in for the mummy's player."""
     made = remote()
     made.taken_back(_held_by)
-    return made.status()
+    store = seats()
+    table = None if store is None else store.table
+    return {**made.status(), "standin": table.standin if table is not None else ""}
 
 
 @bp.get("/api/host/remote")
@@ -377,6 +389,29 @@ def remote_open() -> ResponseReturnValue:
 def remote_close() -> ResponseReturnValue:
     need("host", "act")
     remote().close()
+    return jsonify(host_view())
+
+
+@bp.post("/api/host/remote/standin")
+@endpoint(
+    "Let the computer mummy stand in for the mummy's player (a level) until the host "
+    'hands the seat back (""); the game goes on from where it stands.',
+    body=STANDIN,
+    errors=(400, 403, 409, 507),
+)
+def remote_standin() -> ResponseReturnValue:
+    need("host", "act")
+    level: str = body()["level"]
+    store = seats()
+    table = None if store is None else store.table
+    if store is None or table is None:
+        refuse(N_("No game is set up yet: ask the host."), 409)
+    if table.options.computer:
+        refuse(N_("The computer plays the mummy in this game already."), 409)
+    changed = table.copy()
+    changed.standin = level
+    store.put(table=changed)  # on the card first (a restart keeps it), then in use
+    seat_computer(computer_seat(), changed)
     return jsonify(host_view())
 
 

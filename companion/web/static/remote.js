@@ -17,6 +17,12 @@
     $("remote-open").hidden = !!data.open;
     $("remote-state").hidden = !data.open;
     if (data.error !== undefined) $("remote-error").textContent = data.error || "";
+    // The computer may stand in for the mummy far away, until the host hands it back.
+    const standin = data.standin || "";
+    $("remote-standin").hidden = !(standin || (data.open && data.seat === "mummy"));
+    $("remote-standin-words").textContent = standin ? $("remote-standin-words").dataset.on : "";
+    $("standin-choose").hidden = $("standin-on").hidden = !!standin;
+    $("standin-off").hidden = !standin;
     if (!data.open) return;
     $("remote-words").textContent = words.openWords;
     $("remote-seat").textContent = `(${words[data.seat] || data.seat})`;
@@ -43,6 +49,10 @@
   $("remote-close").addEventListener("click", () => {
     send("/api/host/remote/close").then(({data}) => show({...data, error: ""}));
   });
+  const standIn = level => send("/api/host/remote/standin", {level})
+    .then(({ok, data}) => show({...data, error: ok ? "" : data.error}));
+  $("standin-on").addEventListener("click", () => standIn($("standin-level").value));
+  $("standin-off").addEventListener("click", () => standIn(""));
   look();
   setInterval(look, 2000);
 })();
