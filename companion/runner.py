@@ -107,7 +107,7 @@ def run(
     finally:
         if tunnel is not None:
             tunnel.stop(check=False)
-        app.extensions["companion.remote"].close()  # the provider's client ends with us
+        app.extensions["companion.remote"].stop()  # the provider's client ends with us
         log.info("shutting down: LEDs off, journal closed")
         notifier.stopping()
         appliance.hub.end_streams()
@@ -123,6 +123,13 @@ def _tunnel_listener(app: Any, limits: Any) -> Any:
     from companion.web.remote import listener_app
 
     tunnel = ServerThread(listener_app(app), limits=limits, name="tunnel").start()
-    app.extensions["companion.remote"].port = tunnel.port
+    remote = app.extensions["companion.remote"]
+    remote.port = tunnel.port
+    try:
+        remote.start_client()  # a seat open before a restart opens again, with its link
+    except Exception as exc:  # (its client is gone: the host page says so)
+        log.warning("the remote seat kept from before could not reopen its tunnel: %s", exc)
+        if remote.current is not None:
+            remote.current.problem = str(exc)
     log.info("remote seats: the tunnel's listener on 127.0.0.1:%d (loopback only)", tunnel.port)
     return tunnel

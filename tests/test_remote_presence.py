@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import queue
+import shutil
 import threading
 import time
 from typing import Any
@@ -153,4 +154,48 @@ def test_the_computer_stands_in_for_the_far_mummy_and_hands_the_seat_back(tmp_pa
         create_app(appliance.service, secret_key=KEY, appliance=appliance)
         assert appliance.computer.level is not None and appliance.computer.level.value == "hard"
     finally:
+        appliance.close()
+
+
+def test_a_restart_keeps_the_far_seat_with_its_link_and_she_resumes(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from tests.test_remote_seat import ADDRESS, fake_client
+
+    table = Table(start(tmp_path))
+    try:
+        table.new_game(["red", "blue"])
+        opened = open_remote(table)
+        far = Far(table)
+        assert far.open(f"/r/{opened.token}").status_code == 303
+        play_on(table.appliance, until=lambda: table.service.game.current.is_mummy_turn)
+        before = far.open("/api/mummy/state").json
+        kept = tmp_path / "remote.json"
+        assert kept.stat().st_mode & 0o777 == 0o600  # the link is the way in
+    finally:
+        table.appliance.close()  # (a power cut: nobody closed the seat)
+    appliance = start(tmp_path)
+    try:
+        app = create_app(appliance.service, secret_key=KEY, appliance=appliance)
+        remote = app.extensions["companion.remote"]
+        assert remote.current is not None and remote.current.token == opened.token
+        assert remote.presence() == "away"  # she dropped with the restart: the grace runs
+        # The tunnel's client starts again for the kept seat (``companion run``).
+        folder = tmp_path / "bin"
+        fake_client(folder)
+        remote.port, remote.which = 45678, lambda name: shutil.which(name, path=str(folder))
+        remote.start_client()
+        wait_until(lambda: remote.current.public_url == ADDRESS, timeout=5)
+        remote.current.public_url = opened.public_url  # (the stand-in's edge, as before)
+        # The same link seats her again, in the same game where it stood.
+        again = Far(SimpleNamespace(app=app))
+        assert again.open(f"/r/{opened.token}").status_code == 303
+        after = again.open("/api/mummy/state").json
+        assert after["guidance"] == before["guidance"] and after["log"] == before["log"]
+        assert after["remote"]["state"] == "here"
+        remote.close()  # the host closes it: nothing is kept, the link opens nothing
+        assert not kept.exists()
+        assert again.open(f"/r/{opened.token}").status_code == 503
+    finally:
+        remote.stop()
         appliance.close()

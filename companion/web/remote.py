@@ -20,11 +20,14 @@ Nothing opens through the tunnel while no remote seat is open (503).
 
 from __future__ import annotations
 
+import json
+import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,6 +35,7 @@ from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, reque
 from flask.typing import ResponseReturnValue
 
 from companion.i18n import N_, word
+from companion.pi.atomic import write_atomically
 from companion.tunnel.providers import PROVIDERS, NotInstalled, TunnelClient
 
 from .context import computer_seat, seat_computer
@@ -40,6 +44,7 @@ from .doors import cross, device_id, need, refuse, seats
 from .session import remember
 
 bp = Blueprint("remote", __name__)
+log = logging.getLogger(__name__)
 
 #: Random bytes in a remote link's token (192 bits; the issue asks for 128 at least).
 TOKEN_BYTES = 24
@@ -133,6 +138,9 @@ class Remote:
         self.streams: Callable[[], int] = lambda: 0
         #: Told when the remote seat closes (the tunnel's client is stopped).
         self.on_close: list[Callable[[RemoteSeat], object]] = []
+        #: Where the open seat is kept across a restart (``remote.json`` beside the
+        #: journal), or None (a journal in memory: nothing kept).
+        self.kept: Path | None = None
 
     def open(self, seat: str, *, provider: str = "", grace_s: float = GRACE_S) -> RemoteSeat:
         """Give ``seat`` to a player far away: a new token (an old link opens nothing),
@@ -144,20 +152,87 @@ class Remote:
         opened = RemoteSeat(
             seat, secrets.token_urlsafe(TOKEN_BYTES), provider=provider, grace_s=grace_s
         )
-        if self.port and provider:
-            chosen = PROVIDERS[provider]
-            kw = {} if self.which is None else {"which": self.which}
-
-            def address(url: str) -> None:
-                opened.public_url = url
-
-            def ended(code: int) -> None:
-                opened.problem = f"{chosen.label} ended (exit {code}): open the seat again."
-
-            opened.client = TunnelClient(chosen, self.port, on_address=address, on_exit=ended, **kw)
         with self.lock:
             self.current = opened
+        try:
+            self.start_client()
+        except BaseException:
+            self.close()
+            raise
+        self.keep()
         return opened
+
+    def start_client(self) -> None:
+        """Start the provider's client for the open seat, when this companion has a
+        tunnel listener (``companion run``) and none runs yet (``NotInstalled``, with the
+        words to install it, when it is missing)."""
+        opened = self.current
+        if opened is None or not self.port or not opened.provider or opened.client is not None:
+            return
+        chosen = PROVIDERS[opened.provider]
+        kw = {} if self.which is None else {"which": self.which}
+
+        def address(url: str) -> None:
+            opened.public_url = url
+            self.keep()
+
+        def ended(code: int) -> None:
+            opened.problem = f"{chosen.label} ended (exit {code}): open the seat again."
+
+        opened.client = TunnelClient(chosen, self.port, on_address=address, on_exit=ended, **kw)
+
+    def keep(self) -> None:
+        """Write the open seat beside the journal, so that a restart of the companion
+        reopens it with the same link (owner-only: the link is the way in)."""
+        current, kept = self.current, self.kept
+        if kept is None:
+            return
+        if current is None:
+            kept.unlink(missing_ok=True)
+            return
+        saved = {
+            "seat": current.seat,
+            "token": current.token,
+            "provider": current.provider,
+            "public_url": current.public_url,
+            "grace_s": current.grace_s,
+            "device": current.device,
+            "seen": current.last_seen is not None,
+        }
+        try:
+            write_atomically(kept, json.dumps(saved), mode=0o600)
+        except OSError:
+            log.warning("the remote seat could not be kept for a restart", exc_info=True)
+
+    def restore(self, kept: Path) -> None:
+        """Reopen the seat a stopped companion had open (``keep``); a file that cannot
+        be read is set aside with a warning, and no seat is open."""
+        self.kept = kept
+        if not kept.exists():
+            return
+        try:
+            saved = json.loads(kept.read_text(encoding="utf-8"))
+            seat = RemoteSeat(
+                str(saved["seat"]),
+                str(saved["token"]),
+                provider=str(saved.get("provider", "")),
+                public_url=str(saved.get("public_url", "")),
+                grace_s=float(saved.get("grace_s", GRACE_S)),
+                device=str(saved.get("device", "")),
+            )
+            if seat.seat not in REMOTE_SEATS or len(seat.token) < TOKEN_BYTES:
+                raise ValueError(f"not a remote seat: {seat.seat!r}")
+            if seat.provider and seat.provider not in PROVIDERS:
+                raise ValueError(f"not a tunnel provider: {seat.provider!r}")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("the remote seat kept in %s is not readable (%s): closed", kept, exc)
+            kept.unlink(missing_ok=True)
+            return
+        if saved.get("seen"):
+            # She dropped with the restart: not connected, and the grace time runs.
+            seat.last_seen = self.clock() - SEEN_S
+        with self.lock:
+            self.current = seat
 
     def close(self) -> None:
         """Close the remote seat: the provider's client ends, the link opens nothing."""
@@ -167,10 +242,19 @@ class Remote:
         if timer is not None:
             timer.cancel()
         if closed is not None:
+            self.keep()
             if closed.client is not None:
                 closed.client.stop()
             for hook in list(self.on_close):
                 hook(closed)
+
+    def stop(self) -> None:
+        """The companion stops: the provider's client ends, the seat is kept for the
+        restart (``close`` forgets it)."""
+        current = self.current
+        if current is not None and current.client is not None:
+            current.client.stop()
+            current.client = None
 
     def game_over(self, over: bool) -> None:
         """The game ended: the tunnel closes ``END_LINGER_S`` later (the far page shows
@@ -328,6 +412,7 @@ def join(token: str) -> ResponseReturnValue:
         cross("mummy")
     cookie = store.join(current.seat, device_id())
     current.device = str(cookie.get("d", ""))
+    remote().keep()  # a restart keeps the device on the seat
     remember(seat=cookie)
     return redirect(url_for("pages.watch" if current.seat == "watch" else "pages.mummy"), 303)
 
@@ -459,6 +544,9 @@ def init_app(app: Flask) -> None:
 
     made.streams = streams
     service = app.extensions["companion.service"]
+    journal_path = str(service.journal.path)
+    if journal_path != ":memory:" and made.kept is None:
+        made.restore(Path(journal_path).parent / "remote.json")
     service.on_publish(lambda: made.game_over(service.published.state.is_over))
     app.before_request(gate)
     app.register_blueprint(bp)
