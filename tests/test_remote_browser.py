@@ -50,7 +50,7 @@ def _in_step(page: Any) -> None:
 
 @pytest.mark.parametrize("provider", list(PROFILES))
 def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> None:
-    from companion.games.mummy.commands import Move
+    from companion.games.mummy.commands import EndMummyMove, Move, MummyStep, RollMummyDie
     from companion.games.mummy.state import Phase
     from tests.test_service import start
 
@@ -84,6 +84,8 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             screen.locator("#join").click()
             far = screen.locator("#far")
             sync_api.expect(far).to_have_attribute("data-state", "here")
+            assert page.evaluate("document.body.dataset.far") == "1"  # sends commands twice
+            assert screen.evaluate("document.body.dataset.far") == "0"  # at the table: once
             # The host lets the computer stand in, and hands the seat back (its own page).
             host = browser.new_context(viewport=PHONE)
             jar = next(h.cookiejar for h in site.host.handlers if hasattr(h, "cookiejar"))
@@ -105,6 +107,7 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             seekers, mummy = SeekerBot(setup.maze), MummyBot(setup)
             mummy.observe(visible_events(service.game.last_events, "mummy"))
             dropped: set[Phase] = set()
+            sent = 0
             for _ in range(5000):
                 state = service.game.current
                 if state.is_over:
@@ -125,12 +128,14 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
                         edge.drop(False)
                     command = mummy.choose(state.phase, state.mummy, state.steps_left, False)
                     body = json.dumps(command_to_json(command, setup.maze))
+                    # As the page sends it: twice, one id (a lost piece costs nothing).
                     answer = page.evaluate(
-                        "body => fetch('/api/mummy/command', {method: 'POST', body,"
-                        " headers: {'Content-Type': 'application/json'}}).then(r => r.status)",
+                        "body => postTwice('/api/mummy/command', JSON.parse(body))"
+                        ".then(() => 200, err => err.status)",
                         body,
                     )
                     assert answer == 200, answer
+                    sent += 1
                     events = list(service.published.events)
                 else:
                     command = seekers.choose(state)
@@ -145,6 +150,9 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
                         events = service.submit(f"seeker{state.seeker}", command)
                 mummy.observe(visible_events(events, "mummy"))
             assert service.game.current.is_over
+            mummy_kinds = (RollMummyDie, MummyStep, EndMummyMove)
+            played = [c for c in service.game.commands if isinstance(c, mummy_kinds)]
+            assert len(played) == sent  # each command the page sent twice was played once
             assert {Phase.MUMMY_ROLL, Phase.MUMMY_MOVING} <= dropped
             _in_step(page)  # the end reached the far page too
             sync_api.expect(far).to_have_attribute("data-state", "here")

@@ -122,7 +122,7 @@ def _play(app: Any, phone: Any, page: Any, count: int) -> tuple[list[float], lis
                 body = command_to_json(command, setup.maze)
                 scene = lights.last_scene
                 started = time.perf_counter()
-                status, _, _ = phone.call("POST", "/api/mummy/command", body)
+                status, _, _ = phone.call_twice("/api/mummy/command", body)
                 if status != 200:
                     raise RuntimeError(f"the remote mummy's {body} was refused: {status}")
                 if body["cmd"] == "mummy_step" and _wait(_changed(lights, scene)):

@@ -45,6 +45,7 @@ def create_app(
         health,
         language,
         live,
+        once,
         remote,
         rules,
         session,
@@ -57,6 +58,7 @@ def create_app(
     language.init_app(app)
     favicon.init_app(app)
     rules.init_app(app)
+    once.init_app(app)
     remote.init_app(app)  # the tunnel's gate first: it opens only the remote seat's doors
     doors.init_app(app)
     contract.init_app(app)

@@ -54,6 +54,7 @@ from .contract import (
     refusal_status,
 )
 from .language import current_language, message_of, text_of
+from .once import played
 from .past import side_games, unreadable_game
 from .payloads import (
     Payload,
@@ -120,7 +121,16 @@ SEEKER_COMMAND = obj(
 )
 MUMMY_COMMAND = obj(
     {"cmd": one_of(*sorted(MUMMY_COMMANDS), words=MUMMY_WORDS)},
-    {"value": nullable(INTEGER), "to": STRING},
+    {
+        "value": nullable(INTEGER),
+        "to": STRING,
+        "id": {
+            **STRING,
+            "maxLength": 64,
+            "description": "The page's id of this command: a copy with the same id is "
+            "answered with the state, not played again (a page far away sends each twice).",
+        },
+    },
 )
 HOST_STATUS = obj(
     {"game": ANY_OBJECT, "table": nullable(ANY_OBJECT), "board": ANY_OBJECT}, closed=False
@@ -201,20 +211,30 @@ def mummy_state() -> ResponseReturnValue:
 
 @bp.post("/mummy/command")
 @endpoint(
-    "The mummy rolls its die, steps, ends its move.", body=MUMMY_COMMAND, answer=COMMAND_ANSWER
+    "The mummy rolls its die, steps, ends its move (409 while the computer plays the seat).",
+    body=MUMMY_COMMAND,
+    answer=COMMAND_ANSWER,
+    errors=(400, 403, 409),
 )
 def mummy_command() -> ResponseReturnValue:
     _, table = _need("mummy")
-    data = body()
+    data = dict(body())
+    command_id = str(data.pop("id", ""))
     seat = computer_seat()
     _refuse_while_computer_plays(seat, table)
 
     def make(published: Published) -> Payload:
         return mummy_payload(published, table, _aid(seat, table))
 
-    if data["cmd"] == "mummy_go":
-        return _go(data, make)
-    return _submit("mummy", data, table, make)
+    def act() -> ResponseReturnValue:
+        if data["cmd"] == "mummy_go":
+            return _go(data, make)
+        return _submit("mummy", data, table, make)
+
+    if not command_id:
+        return act()
+    again = lambda: jsonify({"ok": True, "state": make(service().published)})  # noqa: E731
+    return played().once("mummy", command_id, act, again)
 
 
 def _refuse_while_computer_plays(seat: Any, table: Table) -> None:

@@ -549,4 +549,5 @@ def init_app(app: Flask) -> None:
         made.restore(Path(journal_path).parent / "remote.json")
     service.on_publish(lambda: made.game_over(service.published.state.is_over))
     app.before_request(gate)
+    app.context_processor(lambda: {"far": on_tunnel()})  # its pages send commands twice
     app.register_blueprint(bp)
