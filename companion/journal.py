@@ -338,9 +338,14 @@ class Journal(Closing):
             )
         return seq
 
-    def undo(self, game_id: int, count: int = 1) -> dict[str, Any] | None:
+    def undo(
+        self, game_id: int, count: int = 1, then: dict[str, Any] | None = None
+    ) -> dict[str, Any] | None:
         """Remove the last ``count`` commands of a game in one transaction; returns the
-        earliest of them, or None if there was none."""
+        earliest of them, or None if there was none.  ``then``: a command appended in
+        the same transaction (the record that the undone end had revealed the cards),
+        so that a power cut never keeps the one without the other."""
+        then_text = None if then is None else _readable(then)
         with self._write():
             rows = self.db.execute(
                 "SELECT seq, command FROM commands WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
@@ -353,6 +358,11 @@ class Journal(Closing):
                 "DELETE FROM commands WHERE game_id = ? AND seq >= ?", (game_id, row[0])
             )
             self.db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
+            if then_text is not None:
+                self.db.execute(
+                    "INSERT INTO commands (game_id, seq, command, created) VALUES (?, ?, ?, ?)",
+                    (game_id, row[0], then_text, time.time()),
+                )
         try:
             command: dict[str, Any] = parse_json(row[1])
         except RecordError:

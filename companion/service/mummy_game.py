@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.mummy.commands import Command
+from companion.games.mummy.commands import Command, Redeal, Reveal
 from companion.games.mummy.engine import apply, make_setup, new_game
 from companion.games.mummy.events import Event
 from companion.games.mummy.first_game import Lesson, new_lessons, still_shown, taught
@@ -115,6 +115,28 @@ class RunningGame:
         self.state = state
         self.last_events = events
         self.changes += 1
+
+    def trailing_reveals(self) -> int:
+        """How many of the last commands are the record of a reveal (``Reveal``): an
+        undo or a take-back reaches past them to the action before."""
+        count = 0
+        for command in reversed(self.commands):
+            if not isinstance(command, Reveal):
+                break
+            count += 1
+        return count
+
+    def reveal_kept(self, count: int) -> bool:
+        """Whether an undo of the last ``count`` commands must record a reveal again:
+        every hand is known now (the end showed them, or a reveal says so) and the
+        commands that stay would not say it (an end taken back, or its reveal)."""
+        if not (self.current.is_over or self.current.cards_known):
+            return False
+        known = False
+        for command in self.commands[: len(self.commands) - count]:
+            if isinstance(command, Reveal | Redeal):
+                known = isinstance(command, Reveal)
+        return not known
 
     def setup_json(self) -> dict[str, Any]:
         return setup_to_json(self.setup, self.maze_text)

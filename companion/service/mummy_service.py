@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.board.debounce import OccupancyChange
 from companion.board.scene import Mode, Scene
-from companion.games.mummy.commands import Command, Move, MummyStep
+from companion.games.mummy.commands import HOST_COMMANDS, Command, Move, MummyStep, Redeal, Reveal
 from companion.games.mummy.engine import RuleError, apply, new_game
 from companion.games.mummy.events import Event, SeekerCaught
 from companion.games.mummy.first_game import Lesson
@@ -225,6 +225,11 @@ class Service(BoardGameLoop[Published]):
         moved on since, and nothing is undone."""
         return bool(self._call("undo", confirmed, "host", timeout=timeout))
 
+    def redeal(self, timeout: float = 5.0) -> list[Event]:
+        """The host deals the unplayed mission cards again, after an undo of the end that
+        had shown them; RuleError in words when they are secret (nothing to deal)."""
+        return list(self._call("redeal", None, "host", timeout=timeout))
+
     def take_back(self, seat: str, confirmed: str | None = None, timeout: float = 5.0) -> Action:
         """A seat takes back its own last action (until the next player acts, never after
         the game has ended); raises ServiceError in player words when it may not, and
@@ -377,12 +382,15 @@ class Service(BoardGameLoop[Published]):
         elif request.kind == "undo":
             count, action = self._host_undo()
             self._check_confirmed(request.payload, action, "host")
+            revealed = self.game.current.is_over or self.game.current.cards_known
             if not self._undo(count):
                 return False
             if action is not None:
-                self._set_notice(replace(action, by_host=True))
+                self._set_notice(replace(action, by_host=True, after_reveal=revealed))
                 self._publish([])
             return True
+        elif request.kind == "redeal":
+            return self._redeal()
         elif request.kind == "take_back":
             seat, confirmed = request.payload
             return self._take_back(str(seat), confirmed)
@@ -399,6 +407,8 @@ class Service(BoardGameLoop[Published]):
             if command.game != self.game.key:
                 raise ServiceError("The game moved on while the computer thought.")
             command = command.command
+        if isinstance(command, HOST_COMMANDS):
+            raise ServiceError("Only the host deals the mission cards again, on the host page.")
         state = self.game.current
         if role != "board":
             check_open(state.is_over)  # after the end only the host's undo (``_dispatch``)
@@ -423,6 +433,10 @@ class Service(BoardGameLoop[Published]):
             raise ServiceError("The seekers are putting the board right: wait a moment.")
         if not judgement.matches and role != "board":
             raise ServiceError(judgement.message or "Put the board right first.")
+        return self._accept(command)
+
+    def _accept(self, command: Command) -> tuple[Event, ...]:
+        """Apply a command (RuleError in words), commit it to the journal, publish it."""
         new_state, events = self.game.try_apply(command)
         self.journal.append(self.game.id, self.game.command_json(command))
         self._notice = None
@@ -435,6 +449,17 @@ class Service(BoardGameLoop[Published]):
                 self._catch = (event.at, self.clock())
         self._publish(events)
         return tuple(events)
+
+    def _redeal(self) -> tuple[Event, ...]:
+        """The host's new deal of the unplayed cards (the engine says when it may be).
+        Not held back by the board: the figures do not move, and the restore words,
+        which name the seekers' cells, are never the host's answer."""
+        if self._paused is not None:
+            raise ServiceError(paused_words(self._paused))
+        check_open(self.game.current.is_over)
+        events = self._accept(Redeal())
+        log.info("the host dealt the unplayed mission cards again")
+        return events
 
     def _replace_move(self, move: Move) -> tuple[Event, ...]:
         """The seeker moved the figure on before the turn ended: the new cell replaces
@@ -457,8 +482,13 @@ class Service(BoardGameLoop[Published]):
         return tuple(events)
 
     def _last_action(self) -> Action | None:
+        """The last action of a seat (past the record of a reveal, which is no action)."""
         actions = self.game.actions
-        return actions[-1] if actions else None
+        index = len(actions) - 1 - self.game.trailing_reveals()
+        return actions[index] if index >= 0 else None
+
+    def _last_command(self) -> Command:
+        return self.game.commands[-1 - self.game.trailing_reveals()]
 
     def _host_undo(self) -> tuple[int, Action | None]:
         """What the host's undo takes back: how many commands, and the action in words.
@@ -467,11 +497,15 @@ class Service(BoardGameLoop[Published]):
         with the person's action before them, since taken back alone the computer would
         play them again the same way."""
         actions, seats = self.game.actions, self.computer_seats
-        index = len(actions) - 1
+        reveals = self.game.trailing_reveals()  # the record of a reveal goes with it
+        last = len(actions) - 1 - reveals
+        index = last
         while index >= 0 and actions[index].seat in seats:
             index -= 1
-        if index in (len(actions) - 1, -1):
-            return (1 if actions else 0), self._last_action()
+        if index == -1 and last >= 0:
+            index = last  # the computer's commands alone: the last of them
+        if index == last:
+            return (len(actions) - index if index >= 0 else 0), self._last_action()
         action = actions[index]
         return len(actions) - index, replace(
             action,
@@ -537,13 +571,14 @@ class Service(BoardGameLoop[Published]):
                 "The computer plays this seat: its moves are not taken back. The host may "
                 "undo the last action."
             )
+        reveals = self.game.trailing_reveals()  # the record of a reveal goes with it
         action = self._last_action()
         if action is None or action.seat != seat:
             raise ServiceError("There is nothing of yours to take back: the next player has acted.")
         self._check_confirmed(confirmed, action, seat)
-        if not may_take_back(self.game.commands[-1]):
+        if not may_take_back(self._last_command()):
             raise ServiceError("A roll of the companion's dice cannot be taken back.")
-        self._undo()
+        self._undo(1 + reveals)
         self._set_notice(action)
         log.info("%s took back: %s", seat, str(action.said))
         self._publish([])
@@ -558,7 +593,10 @@ class Service(BoardGameLoop[Published]):
             raise ServiceError(paused_words(self._paused))
         if count < 1:
             return False
-        removed = self.journal.undo(self.game.id, count)
+        # Undone, the end (or its record) would leave the hands it showed known with no
+        # word of it: the record of the reveal is kept, in the same transaction.
+        reveal = self.game.command_json(Reveal()) if self.game.reveal_kept(count) else None
+        removed = self.journal.undo(self.game.id, count, then=reveal)
         if removed is None:
             return False
         self._notice = None
@@ -612,7 +650,7 @@ class Service(BoardGameLoop[Published]):
             may_take_back=action is not None
             and action.seat not in self.computer_seats
             and not self.game.current.is_over
-            and may_take_back(self.game.commands[-1]),
+            and may_take_back(self._last_command()),
             host_undo=self._host_undo()[1],
             notice=self._notice,
             action_key=self._action_key(),

@@ -58,6 +58,7 @@ from .once import played
 from .past import side_games, unreadable_game
 from .payloads import (
     Payload,
+    cards_notice,
     crossing_texts,
     end_summary,
     mummy_payload,
@@ -69,6 +70,7 @@ from .payloads import (
     summary_json,
     summary_with_crossings,
     table_payload,
+    undo_warning,
     watch_payload,
     winner_text,
 )
@@ -623,6 +625,28 @@ def host_undo() -> ResponseReturnValue:
     return jsonify({"undone": undone, **host_status()})
 
 
+@bp.post("/host/redeal")
+@endpoint(
+    "Deal the unplayed mission cards again, after an undo of the end that had shown them.",
+    body=obj({}),
+    answer=HOST_STATUS,
+    errors=(400, 403),
+)
+def host_redeal() -> ResponseReturnValue:
+    """Each seeker gets as many cards as they held, from the deal's own secret stream; each
+    seeker's page shows their own, every page says the cards are secret again.  400 in
+    words when they are secret already (nothing was revealed) or the game is over."""
+    store = _need_host()
+    body()
+    if store.table is not None and store.table.dealing:
+        abort(400, "The seekers are entering their cards: there is nothing to deal again.")
+    try:
+        service().redeal()
+    except (RuleError, ServiceError) as exc:
+        abort(refusal_status(exc, 400), message_of(exc))
+    return jsonify(host_status())
+
+
 @bp.post("/host/board")
 @endpoint(
     "Give the board to another game.", body=GIVE_BOARD, answer=HOST_STATUS, errors=(400, 403, 409)
@@ -764,6 +788,10 @@ def host_status() -> Payload:
             "last_action": action.label() if action is not None else None,
             "action_key": published.action_key,
             "notice": notice_json(published, "host"),
+            # After an undo of the end: the cards it showed are known (or dealt again).
+            "cards": cards_notice(state),
+            "may_redeal": state.cards_known and state.setup.hands is None,
+            "undo_warning": undo_warning(state),
             "board": {"connected": board["connected"], "ok": board["ok"]},
             "summary": summary_with_crossings(end_summary(published), table),
         },

@@ -15,6 +15,8 @@ from companion.games.mummy.engine import playable_card
 from companion.games.mummy.events import (
     Announced,
     CardPlayed,
+    CardsDealtAgain,
+    CardsRevealed,
     DiceRolled,
     Event,
     FigureMoved,
@@ -87,6 +89,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
         "takeback": _takeback(published, "mummy"),
         "takeback_key": _takeback_key(published, "mummy"),
         "notice": notice_json(published, "mummy"),
+        "cards": cards_notice(state),
         "summary": end_summary(published),
         "lessons": lessons_for(published.lessons, "mummy"),
     }
@@ -98,7 +101,7 @@ def mummy_payload(published: Published, table: Table, aid: Payload | None = None
 #: What the watching seat gets of the mummy's payload (not its controls nor its aid).
 WATCHED = (
     *("stage", "names", "view", "board", "log", "caught", "options", "notice", "summary"),
-    "crossings",
+    *("crossings", "cards"),
 )
 
 
@@ -173,6 +176,7 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "takeback": _takeback(published, f"seeker{seeker}"),
         "takeback_key": _takeback_key(published, f"seeker{seeker}"),
         "notice": notice_json(published, "seeker"),
+        "cards": cards_notice(state),
         "summary": end_summary(published),
         "lessons": lessons_for(published.lessons, f"seeker{seeker}"),
     }
@@ -211,6 +215,7 @@ def table_payload(published: Published, table: Table) -> Payload:
         "caught": _caught(published, state.setup),
         "options": _options(state, table),
         "notice": notice_json(published, "table"),
+        "cards": cards_notice(state),
         "summary": end_summary(published),
     }
     return told(payload, table)
@@ -325,6 +330,38 @@ def told(payload: Payload, table: Table) -> Payload:
     if isinstance(payload.get("summary"), dict):
         out["summary"] = summary_with_crossings(payload["summary"], table)
     return out
+
+
+# -- the cards after an undo of the end ---------------------------------------------------
+
+
+def cards_notice(state: State) -> Msg | None:
+    """Every page's lasting word on the mission cards once the host has undone an end
+    (which had shown every seeker's unplayed cards): known to the whole table, or dealt
+    again and secret once more; None in every other game, and at an end."""
+    if state.is_over:
+        return None
+    if state.cards_known:
+        return msg(
+            "The end showed every seeker's unplayed mission cards, and the host undid it: "
+            "those cards are known to the whole table. The host may deal them again."
+        )
+    if state.redeals:
+        return msg(
+            "After the end had shown them, the unplayed mission cards were dealt again: "
+            "each seeker's cards are secret once more."
+        )
+    return None
+
+
+def undo_warning(state: State) -> Msg | None:
+    """What the host's undo of an end leaves, said before it is confirmed."""
+    if not state.is_over:
+        return None
+    return msg(
+        "The end has shown every seeker's unplayed mission cards: after this undo they stay "
+        "known to the whole table, and every page says so. You may then deal them again."
+    )
 
 
 # -- the end of a game ----------------------------------------------------------------
@@ -711,6 +748,16 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
         text = msg("{seeker} is out of the game.", seeker=names[event.seeker])
     elif isinstance(event, GameWon):
         text = winner_text(setup, event.winner)
+    elif isinstance(event, CardsRevealed):
+        text = msg(
+            "The host undid the end: every seeker's unplayed mission cards, which it showed, "
+            "are known to the whole table."
+        )
+    elif isinstance(event, CardsDealtAgain):
+        text = msg(
+            "The host dealt the unplayed mission cards again: each seeker holds as many as "
+            "before, secret once more."
+        )
     data["text"] = text
     return data
 

@@ -86,6 +86,28 @@ class EndMummyMove(Command):
     kind: ClassVar[str] = "end_mummy_move"
 
 
+@dataclass(frozen=True)
+class Reveal(Command):
+    """The end showed every seeker's unplayed mission cards and the host undid it: the
+    game goes on with those cards known to the whole table.  Written by the companion
+    with the host's undo of an end (never sent by a seat); it changes nothing else."""
+
+    kind: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True)
+class Redeal(Command):
+    """The host deals the unplayed mission cards again after a reveal: each seeker gets
+    as many cards of each colour as they held, from the deal's own secret stream."""
+
+    kind: ClassVar[str] = "redeal"
+
+
+#: The commands of the host, never of a seat's page: the companion's record of a
+#: reveal, and the deal after it.
+HOST_COMMANDS: tuple[type[Command], ...] = (Reveal, Redeal)
+
+
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.kind: c
     for c in (
@@ -98,5 +120,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         RollMummyDie,
         MummyStep,
         EndMummyMove,
+        Reveal,
+        Redeal,
     )
 }

@@ -21,7 +21,9 @@ from .commands import (
     Move,
     MummyStep,
     PlayCard,
+    Redeal,
     Resolve,
+    Reveal,
     Roll,
     RollMummyDie,
 )
@@ -38,6 +40,8 @@ from .dice import (
 from .events import (
     Announced,
     CardPlayed,
+    CardsDealtAgain,
+    CardsRevealed,
     DiceRolled,
     Event,
     FigureMoved,
@@ -130,6 +134,7 @@ def new_game(setup: Setup) -> tuple[State, Events]:
                 hand.extend(deck[i * per_colour : (i + 1) * per_colour])
     if not setup.own_deal_stream:
         rng = deal  # the dice went on where the shuffles left the one stream
+        deal = seed_state(deal_seed(setup.seed))  # a redeal draws on a stream of its own
     if setup.hands is not None:
         hands = [list(hand) for hand in _dealt_hands(setup)]
     figures = setup.figures
@@ -144,6 +149,7 @@ def new_game(setup: Setup) -> tuple[State, Events]:
         mummy_ankhs=0,
         hands=tuple(tuple(h) for h in hands),
         played=tuple(() for _ in setup.seekers),
+        deal=deal,
     )
     events: Events = []
     state = _begin_seeker_turn(state, 0, events)
@@ -403,6 +409,50 @@ def _end_mummy_move(state: State, command: Command, events: Events) -> State:
     return _finish_mummy_move(state, events)
 
 
+# -- the cards after a reveal ---------------------------------------------------------
+
+
+def _reveal(state: State, command: Command, events: Events) -> State:
+    events.append(CardsRevealed())
+    return state.evolve(cards_known=True)
+
+
+def _redeal(state: State, command: Command, events: Events) -> State:
+    if not state.cards_known:
+        raise RuleError(
+            "The mission cards are secret: only after the end has shown them can they be "
+            "dealt again."
+        )
+    if state.setup.hands is not None:
+        raise RuleError(
+            "The mission cards were dealt by hand, so the companion cannot deal them again: "
+            "the cards the end showed stay known."
+        )
+    hands, deal = redealt(state)
+    events.append(CardsDealtAgain(tuple(len(hand) for hand in hands)))
+    return state.evolve(hands=hands, deal=deal, cards_known=False, redeals=state.redeals + 1)
+
+
+def redealt(state: State) -> tuple[tuple[tuple[Treasure, ...], ...], int]:
+    """Every seeker's unplayed cards dealt again, and the deal stream after it.
+
+    Per colour, every card of that colour nobody has played (the hands and the cards
+    the deal left over) is shuffled on the deal's own stream, and each seeker gets as
+    many of it as they held: a fresh deal, so every new hand is as likely as any other
+    (one may by chance hold a card it held before, and nobody else can tell)."""
+    played = {t for cards in state.played for t in cards}
+    hands: list[list[Treasure]] = [[] for _ in state.hands]
+    deal = state.deal
+    for colour in TREASURE_COUNTS:
+        stack = tuple(t for t in state.maze.treasures if t.colour is colour and t not in played)
+        deck, deal = shuffled(deal, stack)
+        for hand, held in zip(hands, state.hands, strict=True):
+            count = sum(1 for t in held if t.colour is colour)
+            hand.extend(deck[:count])
+            del deck[:count]
+    return tuple(tuple(hand) for hand in hands), deal
+
+
 # -- turn flow -------------------------------------------------------------------
 
 
@@ -541,4 +591,6 @@ _HANDLERS: dict[type[Command], Callable[[State, Command, Events], State]] = {
     RollMummyDie: _roll_mummy_die,
     MummyStep: _mummy_step,
     EndMummyMove: _end_mummy_move,
+    Reveal: _reveal,
+    Redeal: _redeal,
 }

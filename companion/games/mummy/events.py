@@ -140,3 +140,20 @@ class SeekerOut(Event):
 class GameWon(Event):
     kind: ClassVar[str] = "game_won"
     winner: Winner
+
+
+@dataclass(frozen=True)
+class CardsRevealed(Event):
+    """The end showed every seeker's unplayed cards, and the host undid it: the game
+    goes on with those cards known to the whole table."""
+
+    kind: ClassVar[str] = "cards_revealed"
+
+
+@dataclass(frozen=True)
+class CardsDealtAgain(Event):
+    """The unplayed cards were dealt again: ``cards`` is how many each seeker holds (as
+    before); which ones only each seeker's own page says."""
+
+    kind: ClassVar[str] = "cards_dealt_again"
+    cards: tuple[int, ...]

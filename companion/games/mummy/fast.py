@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .commands import (
+    HOST_COMMANDS,
     Announce,
     Command,
     EndMummyMove,
@@ -57,6 +58,9 @@ class FastGame:
     """A game that changes in place; reads like a :class:`State` (``state.Situation``)."""
 
     def __init__(self, state: State) -> None:
+        self._load(state)
+
+    def _load(self, state: State) -> None:
         self.setup: Setup = state.setup
         self.maze = state.setup.maze
         self.owner = state.setup.figure_owner
@@ -79,6 +83,9 @@ class FastGame:
         self.steps_left = state.steps_left
         self.rounds = state.rounds
         self.winner = state.winner
+        self.cards_known = state.cards_known
+        self.redeals = state.redeals
+        self.deal = state.deal
 
     # -- reading -------------------------------------------------------------------------
 
@@ -117,6 +124,9 @@ class FastGame:
             steps_left=self.steps_left,
             rounds=self.rounds,
             winner=self.winner,
+            cards_known=self.cards_known,
+            redeals=self.redeals,
+            deal=self.deal,
         )
 
     # -- playing -------------------------------------------------------------------------
@@ -124,6 +134,10 @@ class FastGame:
     def apply(self, command: Command) -> list[Event]:
         """Play ``command`` in place and return its events, exactly as ``engine.apply``."""
         events: list[Event] = []
+        if isinstance(command, HOST_COMMANDS):  # rare: played by the reference engine
+            state, events = apply(self.freeze(), command)
+            self._load(state)
+            return events
         handler = _HANDLERS.get(type(command))
         if handler is None or self.phase is Phase.GAME_OVER or not handler(self, command, events):
             apply(self.freeze(), command)  # raises the reference engine's RuleError

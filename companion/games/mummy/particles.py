@@ -18,6 +18,7 @@ from .dice import Face, next_random
 from .events import (
     Announced,
     CardPlayed,
+    CardsDealtAgain,
     DiceRolled,
     Event,
     MummyMoved,
@@ -80,6 +81,8 @@ class Guesses:
                 for f, owner in enumerate(self.owner):
                     if owner == event.seeker:
                         self.guesses[f] = {}
+            elif isinstance(event, CardsDealtAgain):
+                self._dealt_again()
 
     # -- reading -----------------------------------------------------------------------
 
@@ -190,6 +193,21 @@ class Guesses:
                 value, self.rng = next_random(self.rng)
                 hand.add(pool.pop(value % len(pool)))
         return frozenset(hand)
+
+    def _dealt_again(self) -> None:
+        """The unplayed cards were dealt again: every guess keeps its figure's node and
+        the colours of its cards, and guesses new cards of them."""
+        for f, guesses in enumerate(self.guesses):
+            out: dict[Guess, float] = {}
+            for (node, hand), w in guesses.items():
+                colours: dict[str, int] = {}
+                for cell in hand:
+                    colour = self._colour(cell)
+                    if colour is not None:
+                        colours[colour.value] = colours.get(colour.value, 0) + 1
+                guess = (node, self._deal(colours, frozenset()))
+                out[guess] = out.get(guess, 0.0) + w
+            self.guesses[f] = _normalised(out) if out else out
 
     def _colour(self, cell: int) -> Colour | None:
         treasure = self.maze.treasure_at(cell)

@@ -147,6 +147,13 @@ class State:
     #: Completed rounds (mummy turns).
     rounds: int = 0
     winner: Winner | None = None
+    #: The end showed the unplayed cards and was undone: every hand is known to the table
+    #: (``commands.Reveal``) until the host deals them again (``commands.Redeal``).
+    cards_known: bool = False
+    #: How often the unplayed cards were dealt again.
+    redeals: int = 0
+    #: The deal's own secret stream where the deal left it (the next redeal draws on).
+    deal: int = 0
 
     def evolve(self, **changes: Any) -> State:
         """A copy with some fields changed (``dataclasses.replace`` without its overhead)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from companion.i18n import Msg, joined, msg, word
 
 from .commands import (
+    HOST_COMMANDS,
     Announce,
     Command,
     EndMummyMove,
@@ -20,7 +21,9 @@ from .commands import (
     Move,
     MummyStep,
     PlayCard,
+    Redeal,
     Resolve,
+    Reveal,
     Roll,
     RollMummyDie,
 )
@@ -43,10 +46,19 @@ class Action:
     said: Msg
     said_to_mummy: Msg
     by_host: bool = False
+    #: The undo took back the end, which had shown every seeker's unplayed cards.
+    after_reveal: bool = False
 
     def notice(self, role: str) -> Msg:
         """ "Blue took back: moved to D11", as ``role``'s page may read it."""
         what = self.said if role in KNOWS_FIGURES else self.said_to_mummy
+        if self.by_host and self.after_reveal:
+            return msg(
+                "The host took back {who}'s action: {what}. The end had shown every "
+                "seeker's unplayed mission cards: they stay known to the whole table.",
+                who=self.who,
+                what=what,
+            )
         if self.by_host:
             return msg("The host took back {who}'s action: {what}", who=self.who, what=what)
         return msg("{who} took back: {what}", who=self.who, what=what)
@@ -55,6 +67,10 @@ class Action:
         """ "Blue moved a figure" (for the host's "Undo: ..."; one colon there): as every
         player may know it, since the host's device may hold the mummy's seat."""
         return msg("{who} {what}", who=self.who, what=self.said_to_mummy)
+
+
+#: The seat of the host's own commands (``commands.HOST_COMMANDS``): no seat's to take back.
+HOST = "host"
 
 
 def owner(before: State) -> str:
@@ -69,7 +85,10 @@ def who(before: State) -> Msg:
 
 
 def may_take_back(command: Command) -> bool:
-    """Everything but the companion's own rolls."""
+    """Everything but the companion's own rolls and the host's commands (the host undoes
+    a redeal; a reveal is never taken back)."""
+    if isinstance(command, HOST_COMMANDS):
+        return False
     if isinstance(command, Roll):
         return command.faces is not None
     if isinstance(command, RollMummyDie):
@@ -79,6 +98,12 @@ def may_take_back(command: Command) -> bool:
 
 def describe(before: State, command: Command) -> Action:
     """The action of ``command`` applied to ``before``, in player words."""
+    if isinstance(command, Reveal):
+        said = msg("undid the end, which had shown every seeker's unplayed mission cards")
+        return Action(HOST, msg("The host"), said, said)
+    if isinstance(command, Redeal):
+        said = msg("dealt the unplayed mission cards again")
+        return Action(HOST, msg("The host"), said, said)
     name = before.maze.cell_name
     hidden: Msg | None = None
     if isinstance(command, Announce):

@@ -23,6 +23,8 @@ let codesShown = null;  // the codes the page shows: "New codes" says it renews 
 let actionKey = null;  // the key of the action the Undo button names (sent with the undo)
 let noticeShown;  // the last take-back seen (undefined until the first status)
 let crossingsShown;  // how many of the host's allowances the page has told
+let cardsShown;  // the word on the cards after an undo of the end (undefined until the first status)
+let undoWarning = null;  // what the undo of an end leaves known, asked with the undo
 let flashTimer = null;
 // A message that shows for a few seconds (an undo, nothing to undo), then goes.
 function flash(message) {
@@ -52,6 +54,12 @@ function update(status) {
     $("undo").textContent = lastAction ? _("Undo: {action}", {action: lastAction}) : _("Undo the last action");
     $("undo").disabled = !lastAction;
   }
+  undoWarning = g.undo_warning || null;
+  if ($("redeal")) $("redeal").hidden = !g.may_redeal;
+  const cards = g.cards || null;  // lasting while it holds; said once when it changes
+  if ($("host-cards")) { $("host-cards").textContent = cards || ""; $("host-cards").hidden = !cards; }
+  if (cardsShown !== undefined && cards && cards !== cardsShown) flash(cards);
+  cardsShown = cards;
   if (status.board && $("board-owner") && $("board-owner").dataset.active !== status.board.active_game) {
     location.reload();  // the board changed hands from another page
     return;
@@ -147,8 +155,13 @@ function undo(key) {
 if ($("undo")) {
   $("undo").addEventListener("click", () => {
     const key = actionKey;  // the action named now, whatever the stream brings meanwhile
-    if (!lastAction || !confirm(_("Undo the last action: {action}?", {action: lastAction}))) return;
+    const asked = _("Undo the last action: {action}?", {action: lastAction});
+    if (!lastAction || !confirm(undoWarning ? asked + "\n\n" + undoWarning : asked)) return;
     undo(key);
+  });
+  if ($("redeal")) $("redeal").addEventListener("click", () => {
+    hostError("host-error", "");
+    post("/api/host/redeal", {}).then(update).catch(err => hostError("host-error", err.message));
   });
   const mummyCode = $("mummy-code");
   if (mummyCode) mummyCode.addEventListener("click", () => {

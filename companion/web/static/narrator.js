@@ -13,7 +13,7 @@ const NARRATOR_KEY = "companion.narrator";
 // The announcements worth hearing at a table (not every die rolled nor every step).
 const SPOKEN = new Set(["turn_started", "mummy_turn_started", "resolved", "turn_lost",
   "seeker_skipped", "announced", "card_played", "mummy_move_started", "mummy_move_ended",
-  "seeker_caught", "seeker_out", "game_won"]);
+  "seeker_caught", "seeker_out", "game_won", "cards_revealed", "cards_dealt_again"]);
 
 // The entries of `now` that `before` did not have: `now` laid over `before` where it fits
 // best (the page keeps the last announcements only, so the oldest drop off the front; a

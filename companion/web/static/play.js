@@ -104,6 +104,7 @@ function live(role, render) {
     if (typeof narrator !== "undefined") narrator.news(data.crossings);
     renderCrossings(data.crossings);
     renderFar(data.remote);
+    renderCards(data.cards);
     if (typeof access !== "undefined") access.follow(data.log);  // access.js: the reader's log
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
@@ -378,6 +379,15 @@ function renderFar(far) {
   box.dataset.state = state || "";
   if (farSeen !== undefined && state !== farSeen && far && typeof narrator !== "undefined" && narrator.on()) narrator.say(far.text);
   farSeen = state;
+}
+
+// After the host undid an end: the cards it showed are known to the whole table (or were
+// dealt again).  It stays on the page as long as it holds; the narrator says the log's entry.
+function renderCards(text) {
+  const box = $("cards-notice");
+  if (!box || text === undefined) return;
+  box.textContent = text || "";
+  box.hidden = !text;
 }
 
 let noticeSeen = null;
