@@ -44,7 +44,7 @@ def colours_of(state: State) -> list[Counter[str]]:
 def test_a_redeal_gives_as_many_cards_of_each_colour_from_the_deals_stream(
     default_maze, default_maze_text
 ):
-    setup, commands, final, _, _ = play_out(default_maze, 4)
+    setup, commands, _, _, _ = play_out(default_maze, 4)
     undone = [*commands[:-1], Reveal()]
     state, _ = new_game(setup)
     for command in undone:
