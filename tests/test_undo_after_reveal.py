@@ -157,6 +157,16 @@ def test_an_undo_after_the_reveal_warns_every_page_and_a_redeal_makes_the_cards_
     again = table.host.post("/api/host/redeal", json={})
     assert again.status_code == 400 and "The mission cards are secret" in again.get_json()["error"]
 
+    # The host may undo the redeal: the cards the end showed are back, known, and said so;
+    # dealt again, they are the same new hands (the deal's stream, not a fresh draw).
+    label = table.host.get("/api/host/status").get_json()["game"]["last_action"]
+    assert label == "The host dealt the unplayed mission cards again"
+    assert host_undo(table.host).status_code == 200
+    assert service.game.current.hands == revealed.hands
+    assert all(p["cards"] == REVEALED for p in pages(table, phones).values())
+    assert table.host.post("/api/host/redeal", json={}).status_code == 200
+    assert service.game.current.hands == state.hands
+
     # The record replays to the same hands, and a restart resumes them from the journal.
     record = write_record(service.game.setup, service.game.maze_text, service.game.commands)
     assert replay(record).state.hands == state.hands

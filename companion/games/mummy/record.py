@@ -16,6 +16,8 @@ by treasure cell, ``[["B4", "F4", ...], ...]``) was dealt by hand: physical miss
 cards the seekers entered; without it the seed deals the cards: from a stream of
 their own derived one-way from the seed (version 2), or, in records of version 1, off
 the dice's stream before the first roll (they replay as they were played).
+``{"cmd": "reveal"}`` records that an undone end had shown the unplayed cards, and
+``{"cmd": "redeal"}`` deals them again from the deal's own stream.
 """
 
 from __future__ import annotations
