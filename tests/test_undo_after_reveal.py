@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.games.mummy.commands import Redeal, Reveal
-from companion.games.mummy.engine import RuleError, apply, new_game
+from companion.games.mummy.engine import RuleError, apply, new_game, redealt
 from companion.games.mummy.fast import FastGame
 from companion.games.mummy.record import replay, write_record
 from companion.games.mummy.state import State
@@ -140,9 +140,10 @@ def test_an_undo_after_the_reveal_warns_every_page_and_a_redeal_makes_the_cards_
         assert page["cards"] == DEALT_AGAIN, seat
         said = [entry["text"] for entry in page["log"] if entry["kind"] == "cards_dealt_again"]
         assert said, seat
-    # Each seeker holds as many cards as before, others than the end showed, on their page.
+    # Each seeker holds as many cards as before, dealt from the deal's stream (a fresh deal:
+    # by chance a hand may be the one the end showed, as likely as any other), on their page.
     assert [len(h) for h in state.hands] == [len(h) for h in revealed.hands]
-    assert state.hands != revealed.hands
+    assert (state.hands, state.deal) == redealt(revealed)
     for seeker in (0, 1):
         hand = after[f"seeker{seeker}"]["view"]["hand"]
         assert [t["cell"] for t in hand] == [t.cell for t in state.hands[seeker]]
@@ -152,7 +153,7 @@ def test_an_undo_after_the_reveal_warns_every_page_and_a_redeal_makes_the_cards_
     assert_no_secret(json.dumps(table.host.get("/api/host/status").get_json()))
     seekers = [phones["seeker0"], phones["seeker1"]]
     game = SimpleNamespace(service=service, seekers=seekers, table=table_of(table))
-    assert check_no_seeker_sees_anothers_cards(game, 3)  # type: ignore[arg-type]
+    check_no_seeker_sees_anothers_cards(game, 3)  # type: ignore[arg-type]
     # A second redeal: the cards are secret, refused in words.
     again = table.host.post("/api/host/redeal", json={})
     assert again.status_code == 400 and "The mission cards are secret" in again.get_json()["error"]
@@ -175,8 +176,18 @@ def test_an_undo_after_the_reveal_warns_every_page_and_a_redeal_makes_the_cards_
     table.appliance.close()
     restarted = start(tmp_path)
     try:
-        resumed = restarted.service.game.current
+        again = restarted.service
+        resumed = again.game.current
         assert resumed.hands == state.hands and resumed.redeals == 1 and not resumed.cards_known
+        # An undo or a take-back reaches past the record of the reveal and keeps it.
+        assert again.undo() and again.game.current.cards_known  # the redeal undone
+        action = again.published.action
+        assert action is not None and action.seat != "host"
+        if again.published.may_take_back:  # not a roll of the companion's dice
+            count = len(again.game.commands)
+            assert again.take_back(action.seat) == action
+            assert len(again.game.commands) == count - 1
+        assert isinstance(again.game.commands[-1], Reveal) and again.game.current.cards_known
     finally:
         restarted.close()
 
