@@ -194,3 +194,18 @@ def test_an_undo_after_the_reveal_warns_every_page_and_a_redeal_makes_the_cards_
 
 def table_of(table: Any) -> Any:
     return table.app.extensions["companion.seats"].table
+
+
+def test_the_hard_computer_mummy_guesses_new_cards_after_a_redeal(default_maze):
+    """Its guesses keep each figure's place and card colours, and draw new cards."""
+    from companion.games.mummy.events import CardsDealtAgain
+    from companion.games.mummy.particles import Guesses
+
+    guesses = Guesses(default_maze, (0, 1), seed=9)
+    before = [dict(g) for g in guesses.guesses]
+    guesses.observe([CardsDealtAgain((5, 5))])
+    for old, new in zip(before, guesses.guesses, strict=True):
+        assert {node for node, _ in new} == {node for node, _ in old}
+        assert all(len(hand) == 5 for _, hand in new)
+        assert abs(sum(new.values()) - 1.0) < 1e-9
+    assert [set(g) for g in guesses.guesses] != [set(g) for g in before]
