@@ -177,9 +177,11 @@ def check_no_seeker_sees_anothers_cards(game: Game, seed: int) -> int:
 
 def seat_state(answer: dict[str, Any]) -> dict[str, Any]:
     """A seat's API answer without the game that holds the board (public: the host gave
-    it, every page names it), which the API adds to the role's payload."""
+    it, every page names it) and where the mummy's player far away is (public: every
+    page says it), which the API adds to the role's payload."""
     assert answer["active_game"] in ("mummy", None)
-    return {key: value for key, value in answer.items() if key != "active_game"}
+    assert answer.get("remote") is None or "state" in answer["remote"]
+    return {key: value for key, value in answer.items() if key not in ("active_game", "remote")}
 
 
 def check_mummy_sees_nothing_secret(game: Game, seed: int) -> str:
