@@ -162,7 +162,10 @@ def test_an_undo_after_the_reveal_warns_every_page_and_a_redeal_makes_the_cards_
     # dealt again, they are the same new hands (the deal's stream, not a fresh draw).
     label = table.host.get("/api/host/status").get_json()["game"]["last_action"]
     assert label == "The host dealt the unplayed mission cards again"
-    assert host_undo(table.host).status_code == 200
+    undone = host_undo(table.host)
+    assert undone.status_code == 200
+    said = undone.get_json()["game"]["notice"]["text"]
+    assert said == "The host took back: dealt the unplayed mission cards again"
     assert service.game.current.hands == revealed.hands
     assert all(p["cards"] == REVEALED for p in pages(table, phones).values())
     assert table.host.post("/api/host/redeal", json={}).status_code == 200

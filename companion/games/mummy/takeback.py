@@ -59,7 +59,7 @@ class Action:
                 who=self.who,
                 what=what,
             )
-        if self.by_host:
+        if self.by_host and self.seat != HOST:
             return msg("The host took back {who}'s action: {what}", who=self.who, what=what)
         return msg("{who} took back: {what}", who=self.who, what=what)
 
