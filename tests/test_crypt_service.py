@@ -5,6 +5,7 @@ as hands would move the magnetic meeples."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from companion.games.crypt.commands import EnterChamber, Move, Pass, PlaceCube, 
 from companion.games.crypt.engine import apply as apply_command
 from companion.games.crypt.engine import make_setup, new_game
 from companion.games.crypt.moves import destinations
+from companion.games.crypt.narration import without_result
 from companion.games.crypt.record import command_from_json, setup_to_json
 from companion.games.crypt.state import Phase, State
 from companion.journal import Journal
@@ -125,7 +127,11 @@ def test_a_full_game_against_the_computer_through_the_simulated_board(app):
     computer_moves = [e for e in service.game.history if e.computer]
     assert len(computer_moves) > 10
     state = service.published.state
-    assert service.view()["last_computer"] == computer_moves[-1].text
+    # Over: the end screen tells the last move and the result, once; not the computer's notice.
+    assert service.view()["last_computer"] is None
+    assert re.search(r"Game over: \w+ wins \d+ to \d+\.$", str(computer_moves[-1].text))
+    assert service.view()["history"][-1]["text"] == without_result(computer_moves[-1].text)
+    assert "Game over" not in str(service.view()["history"][-1]["text"])
     stored = app.journal.latest("crypt")
     assert stored is not None and stored.ended
     replayed = new_game(2, first_player=HUMAN, seed=3)[0]

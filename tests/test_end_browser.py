@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, NAVIGATION_MS, PHONE, phone, shot, sync_api
+from tests.test_touch_browser import too_small
 
 __all__ = ["CHROMIUM"]
 
@@ -98,7 +99,9 @@ def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser
     pages: dict[str, Any] = {}
     seen: dict[str, list[Any]] = {}
     for seat in SEATS:
-        page = phone(browser)
+        # The owner hosts and plays the mummy on one phone: the host's device, another tab.
+        page = host.context.new_page() if seat == "mummy" else phone(browser)
+        page.set_default_timeout(8000)
         seen[seat] = []
         page.on(
             "response",
@@ -147,13 +150,24 @@ def test_a_maze_game_to_its_end_and_a_rematch_with_the_same_phones(site, browser
     shot(pages["mummy"], "end-mummy")
     shot(host, "end-host")
 
-    # The host's buttons a thumb can hit.
-    for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]'):
-        width, height = size(host, selector)
-        assert width >= 44 and height >= 44, (selector, width, height)
+    # The host's buttons a thumb can hit, on the host page and on the owner's own end
+    # screen, her mummy phone (at 390 and at 360 px wide); no other seat has them.
+    owner = pages["mummy"]
+    for page in (host, owner):
+        for selector in ("#rematch", "#new-game", '#end a[href="/host/games"]'):
+            width, height = size(page, selector)
+            assert width >= 44 and height >= 44, (selector, width, height)
+    for seat in ("seeker0", "seeker1", "table"):
+        expect(pages[seat].locator("#end #rematch")).to_have_count(0)
+    owner.set_viewport_size({"width": 360, "height": 740})
+    expect(owner.locator("#end #rematch")).to_be_visible()
+    assert too_small(owner) == []
+    shot(owner, "end-owner-mummy-360")
+    owner.set_viewport_size(PHONE)
 
-    # Rematch: one tap, a new deal, the same seats; every phone stays on its page.
-    host.locator("#rematch").click()
+    # Rematch from the owner's mummy phone: one tap, a new deal, the same seats; every
+    # phone stays on its page.
+    owner.locator("#end #rematch").click()
     expect(host.locator("#end")).to_have_count(0)
     assert service.published.game_id != first_game
     assert not service.game.current.is_over

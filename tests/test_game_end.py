@@ -127,9 +127,10 @@ def test_the_past_games_list_loot_n_run_and_the_crypt_with_their_winners(table):
     assert [g["kind"] for g in games] == ["crypt", "lootnrun"]
     crypt_game, loot = games
     assert loot["winner"] == "Ben wins." and loot["lines"][0] == "1 turn played."
-    assert [(p["name"], p["details"][0]) for p in loot["players"]] == [
-        ("Anna", "0 points"),
-        ("Ben", "35 points"),
+    # By rank, each with their place: Ben first, though Anna sat first.
+    assert [(p["place"], p["name"], p["details"][0]) for p in loot["players"]] == [
+        (1, "Ben", "35 points"),
+        (2, "Anna", "0 points"),
     ]
     assert crypt_game["game"] == "Into the Crypt"
     best = [c.capitalize() for p, c in enumerate(state.setup.colours[:2]) if p in state.winners]

@@ -20,6 +20,7 @@ from companion.games.mummy.events import (
     DiceRolled,
     MummyMoveEnded,
     SeekerCaught,
+    SeekerOut,
 )
 from companion.games.mummy.maze import Maze, Treasure
 from companion.games.mummy.state import Phase, State, Winner
@@ -30,6 +31,7 @@ from companion.i18n.catalog import render, script_catalog
 from companion.web.payloads import (
     event_json,
     roll_words,
+    said_events,
     seeker_guidance,
     table_guidance,
     winner_text,
@@ -136,7 +138,7 @@ def test_the_mummy_stops_in_the_sarcophagus_or_on_a_cell(game: State) -> None:
 
 def test_a_catch_counts_lebenspunkte(game: State) -> None:
     assert said(SeekerCaught(1, 1, 3, 0), game) == (
-        "Die Mumie hat Blau auf D1 gefangen! Blau hat keinen Lebenspunkt mehr."
+        "Die Mumie hat Blau auf D1 gefangen! Blau hat keinen Lebenspunkt mehr und scheidet aus."
     )
     assert said(SeekerCaught(1, 1, 3, 2), game) == (
         "Die Mumie hat Blau auf D1 gefangen! Blau hat noch 2 Lebenspunkte."
@@ -144,6 +146,11 @@ def test_a_catch_counts_lebenspunkte(game: State) -> None:
     assert said(SeekerCaught(1, 1, 3, 1), game) == (
         "Die Mumie hat Blau auf D1 gefangen! Blau hat noch 1 Lebenspunkt."
     )
+    # One line in the log: the catch of the last ankh says the seeker is out, so the
+    # engine's "out" right after it is not said again; an "out" on its own still is.
+    caught, out = SeekerCaught(1, 1, 3, 0), SeekerOut(1)
+    assert said_events([caught, out]) == [caught]
+    assert said_events([SeekerCaught(1, 1, 3, 1), out]) == [SeekerCaught(1, 1, 3, 1), out]
 
 
 def test_resolving_names_the_dice_with_the_mummy_face(game: State) -> None:

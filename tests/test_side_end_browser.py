@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from tests.test_browser import CHROMIUM, PHONE, phone, shot, sync_api
-from tests.test_end_browser import browser, put_board_right, site
-from tests.test_touch_browser import too_small
+from tests.test_end_browser import browser, put_board_right, site, size
+from tests.test_touch_browser import NARROW, SMALL_PLACE_TEXT, too_small
 
 __all__ = ["CHROMIUM", "browser", "site"]
 
@@ -51,6 +51,24 @@ def table_of_phones(appliance: Any, browser: Any, url: str, game: str) -> dict[s
     for page in pages.values():
         page.goto(f"{url}/{game}")
     return pages
+
+
+def past_games_reads_as_a_button(page: Any) -> None:
+    """The end screen's "Past games" is a link that looks like the buttons beside it,
+    not underlined text inside a button's box."""
+    link = page.locator('#end a[href="/host/games"]')
+    sync_api.expect(link).to_have_css("text-decoration-line", "none")
+
+
+def narrow(page: Any, name: str) -> None:
+    """At 360x740: every control a thumb's target, every text naming a square or a track
+    space 12 px (the crypt's squares 44 px); a screenshot; back to 390x844."""
+    page.set_viewport_size(NARROW)
+    assert too_small(page) == []
+    measured = page.evaluate(SMALL_PLACE_TEXT)
+    assert measured["count"] >= 16 and measured["small"] == [], measured
+    shot(page, name)
+    page.set_viewport_size(PHONE)
 
 
 def test_loot_n_run_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) -> None:
@@ -87,9 +105,16 @@ def test_loot_n_run_to_its_end_on_every_seats_phone_and_a_rematch(site, browser)
             expect(end.locator("button")).to_have_count(0)
             expect(page.locator("#tool-undo")).to_be_disabled()
         expect(page.locator("#tool-correct")).to_be_disabled()
+        # The result once, and the players by rank (Ben first, though Anna sits first).
+        assert page.inner_text("body").count("Ben wins") == 1, seat
+        expect(end.locator(".end-seekers li")).to_have_text(
+            [re.compile(r"^1\. Ben"), re.compile(r"^2\. Anna")]
+        )
     shot(pages["seeker0"], "lootnrun-end-seeker")
     shot(host, "lootnrun-end-host")
+    narrow(host, "lootnrun-end-360")
     expect(host.locator("#end #end-undo")).to_be_visible()
+    past_games_reads_as_a_button(host)
     # Every control of every page at the end is a thumb's target.
     small = {seat: too_small(page) for seat, page in pages.items()}
     assert not any(small.values()), small
@@ -153,6 +178,9 @@ def test_the_crypt_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) 
     for page in pages.values():
         expect(page.locator("#turn")).to_contain_text("to play")
         assert page.locator("#end").count() == 0
+    # The paused maze game is said once, apart from the crypt's messages.
+    expect(host.locator("#board-game")).to_contain_text("The maze game is paused meanwhile.")
+    narrow(host, "crypt-360")
     play_to_the_end(appliance)
     state = service.published.state
     first = service.game.id
@@ -168,9 +196,20 @@ def test_the_crypt_to_its_end_on_every_seats_phone_and_a_rematch(site, browser) 
         expect(page.locator("#undo")).to_be_hidden()
         if seat != "host":
             expect(end.locator("button")).to_have_count(0)
+        # The result once (no "Game over: Blue wins 15 to 9" after every line), the
+        # players by rank, the winner first.
+        text = page.inner_text("body")
+        assert "Game over:" not in text and re.search(r"wins \d+ to", text) is None, seat
+        assert len(re.findall(r"wins\.|share the win\.", text)) == 1, seat
+        assert "paused meanwhile" not in page.locator("#message").inner_text(), seat
+        expect(end.locator(".end-seekers li").first).to_contain_text(re.compile(r"^1\. .*★"))
     shot(pages["mummy"], "crypt-end-seat")
     shot(host, "crypt-end-host")
-    expect(host.locator("#end #end-undo")).to_be_visible()
+    # The undo's label is short, on one line (the question names the move).
+    expect(host.locator("#end #end-undo")).to_have_text("Undo the winning move")
+    assert size(host, "#end #end-undo")[1] < 50 and size(host, "#end #rematch")[1] < 50
+    past_games_reads_as_a_button(host)
+    narrow(host, "crypt-end-360")
     small = {seat: too_small(page) for seat, page in pages.items()}
     assert not any(small.values()), small
     host.locator('nav.language button[data-lang="de"]').click()

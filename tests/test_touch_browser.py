@@ -107,6 +107,41 @@ MEASURE = """() => {
 }"""
 
 
+#: The narrowest phone the pages are made for.
+NARROW = {"width": 360, "height": 740}
+
+NEW_LOOT_N_RUN = """players => fetch('/lootnrun/api/new', {method: 'POST',
+  credentials: 'same-origin', headers: {'Content-Type': 'application/json'},
+  body: JSON.stringify({players})}).then(r => r.status)"""
+
+#: Every text naming a square, a track space or a slot (the crypt's ranks and files, Loot
+#: N Run's space numbers, the maze's edge labels and pieces' letters): how many are shown,
+#: and those under 12 CSS px as drawn (an SVG text's font size times its drawing's scale;
+#: a square's name that something else took the place of counts as 0 px).
+SMALL_PLACE_TEXT = """() => {
+  const sizes = [];
+  for (const sq of document.querySelectorAll(".sq[data-rank], .sq[data-file]")) {
+    if (!sq.getBoundingClientRect().width) continue;
+    for (const [pseudo, name] of [["::before", sq.dataset.rank], ["::after", sq.dataset.file]]) {
+      if (!name) continue;
+      const style = getComputedStyle(sq, pseudo);  // a hint's mark must not hide the name
+      const shown = style.content.startsWith(`"${name}"`);
+      sizes.push([`square ${name}`, shown ? parseFloat(style.fontSize) : 0]);
+    }
+  }
+  const svgTexts = "svg text.space-no, svg text.edge-label, svg text.piece-letter";
+  for (const t of document.querySelectorAll(svgTexts)) {
+    if (!t.getBoundingClientRect().width) continue;
+    const scale = t.getScreenCTM().a;
+    sizes.push([`${t.getAttribute("class")} ${t.textContent}`,
+                parseFloat(getComputedStyle(t).fontSize) * scale]);
+  }
+  const small = sizes.filter(([, px]) => px < 11.95)
+    .map(([what, px]) => `${what}: ${px.toFixed(1)} px`);
+  return {count: sizes.length, small};
+}"""
+
+
 def too_small(page: Any) -> list[str]:
     """The controls under 44 px, alike ones once with their number ("... (144 of them)")."""
     page.wait_for_load_state("load")
@@ -128,7 +163,9 @@ def test_every_control_of_every_page_is_44_px_at_least(
 ) -> None:
     """At 390x844 in both languages: every link, button, field and tappable cell of every
     page (the seats', the host's, the other games', the rules, joining) is 44x44 CSS px,
-    and no page is wider than the screen."""
+    and no page is wider than the screen; at 360x740 the crypt's, Loot N Run's and the
+    simulated board's pages too, and every text there naming a square, a track space or a
+    slot is 12 CSS px at least."""
     codes = seats["codes"]
 
     def device() -> Any:
@@ -175,6 +212,19 @@ def test_every_control_of_every_page_is_44_px_at_least(
             current = page.locator(f'.language [data-lang="{lang}"]')
             sync_api.expect(current).to_have_attribute("aria-current", "true")
             sync_api.expect(current).to_be_enabled()
+    # At 360x740 (the narrowest phone): the crypt's squares, Loot N Run's track and the
+    # simulated board's slots, every target 44 px and every text naming a square, a track
+    # space or a slot 12 px, Loot N Run with a game under way (its track drawn).
+    players = [{"name": "Anna", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    assert host.evaluate(NEW_LOOT_N_RUN, players) == 200
+    host.set_viewport_size(NARROW)
+    texts: dict[str, int] = {}
+    for path in ("/crypt", "/lootnrun", "/sim"):
+        check(host, f"{path} at 360 px", path)
+        measured = host.evaluate(SMALL_PLACE_TEXT)
+        texts[path] = measured["count"]
+        found[f"{path} at 360 px"] += measured["small"]
+    assert texts["/crypt"] >= 16 and texts["/lootnrun"] >= 36 and texts["/sim"] >= 48, texts
     # The phone whose seat was taken over: the page that says so.
     seats["mummy"].context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
     check(seats["mummy"], "denied", "/mummy")

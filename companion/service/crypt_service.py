@@ -47,7 +47,7 @@ from companion.games.crypt.commands import Command, Move, PlaceCube, PlaceMeeple
 from companion.games.crypt.engine import RuleError, apply, make_setup, start_game
 from companion.games.crypt.events import Event
 from companion.games.crypt.moves import legal_moves
-from companion.games.crypt.narration import describe, name
+from companion.games.crypt.narration import describe, name, without_result
 from companion.games.crypt.record import (
     command_from_json,
     command_to_json,
@@ -331,16 +331,18 @@ class CryptService(BoardGameLoop[CryptPublished]):
         view["action_key"] = p.action_key
         view["colours_available"] = list(PLAYER_COLOURS)
         view["layout"] = board_view()
+        # The result is the end screen's to say, once: the moves are told without it.
         view["history"] = [
-            {"player": e.player, "text": e.text, "computer": e.computer} for e in p.history
+            {"player": e.player, "text": without_result(e.text), "computer": e.computer}
+            for e in p.history
         ]
         last = next((e for e in reversed(p.history) if e.computer), None)
-        view["last_computer"] = last.text if last is not None else None
+        view["last_computer"] = (
+            without_result(last.text) if last is not None and not state.is_over else None
+        )
         view["events"] = events_json(list(p.events))
         message = judgement.message
-        if state.is_over:
-            message = p.history[-1].text if p.history else None
-        elif p.computer_thinking and judgement.matches:
+        if p.computer_thinking and judgement.matches and not state.is_over:
             message = msg(
                 "{player}, the computer, is thinking.", player=name(colours, state.to_move)
             )

@@ -54,6 +54,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.games.crypt.commands import COMMAND_TYPES, parse_command
 from companion.games.crypt.engine import RuleError
+from companion.games.crypt.narration import without_result
 from companion.i18n import Msg, counted, msg, word
 from companion.i18n.catalog import localize
 from companion.service.crypt_service import CryptPublished, CryptService
@@ -155,7 +156,7 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
     view = service.view(published)
     board = _board_state()
     # The end screen: the winner and the summary; the undo of the winning move is the host's.
-    last = published.history[-1].text if published.history else None
+    last = without_result(published.history[-1].text) if published.history else None
     view["summary"] = crypt_summary(published.state, published.computer, last)
     if view["summary"] is not None and published.game_id is not None:
         view["summary"]["replay"] = f"/replay/{published.game_id}"
@@ -180,10 +181,6 @@ def _view(published: CryptPublished | None = None) -> dict[str, Any]:
                 "{n} figures stand off the crypt board.",
             )
             view["board"]["message"] = _also(view["board"]["message"], off)
-    if board["maze_paused"]:
-        view["board"]["message"] = _also(
-            view["board"]["message"], msg("The maze game is paused meanwhile.")
-        )
     view["board"].update(board)
     # A notice of its own, apart from what the crypt says of its board, once.
     figures = board["maze_figures"] if board["plays_crypt"] else 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.crypt.board import squares_of
+from companion.games.crypt.narration import WHY_ENDED
 from companion.games.crypt.state import State as CryptState
 from companion.games.lootnrun.engine import apply as lootnrun_apply
 from companion.games.lootnrun.engine import new_game as lootnrun_new
@@ -109,7 +110,19 @@ def lootnrun_summary(state: LootNRunState) -> Payload | None:
                 )
             )
         players.append({"name": name, "winner": i in state.winners, "details": details})
-    return {"winner": winner_words(names, state.winners), "lines": lines, "players": players}
+    return {
+        "winner": winner_words(names, state.winners),
+        "lines": lines,
+        "players": ranked(players, state.scores, state.winners),
+    }
+
+
+def ranked(players: list[Payload], scores: Any, winners: Any) -> list[Payload]:
+    """The players by rank, each with their ``place`` (1 for the winners, then by points;
+    equal points share a place), seating order among equals."""
+    key = {i: (i not in winners, -scores[i]) for i in range(len(players))}
+    order = sorted(range(len(players)), key=lambda i: key[i])
+    return [{**players[i], "place": 1 + sum(1 for j in order if key[j] < key[i])} for i in order]
 
 
 def crypt_summary(state: CryptState, computer: int | None, last: Msg | None) -> Payload | None:
@@ -127,6 +140,9 @@ def crypt_summary(state: CryptState, computer: int | None, last: Msg | None) -> 
     lines: list[Msg] = [counted(state.ply, "{n} move played.", "{n} moves played.")]
     if last is not None:
         lines.append(msg("Last move: {move}", move=last))
+    reason = state.end_reason
+    if reason is not None and reason in WHY_ENDED:
+        lines.append(word(WHY_ENDED[reason]))
     players = [
         {
             "name": names[p],
@@ -143,7 +159,12 @@ def crypt_summary(state: CryptState, computer: int | None, last: Msg | None) -> 
         }
         for p in range(setup.players)
     ]
-    return {"winner": winner_words(names, state.winners), "lines": lines, "players": players}
+    scores = [state.score(p) for p in range(setup.players)]
+    return {
+        "winner": winner_words(names, state.winners),
+        "lines": lines,
+        "players": ranked(players, scores, state.winners),
+    }
 
 
 def _lootnrun(stored: StoredGame) -> Payload | None:

@@ -729,7 +729,7 @@ def event_json(event: Event, setup: Setup, role: str) -> Payload:
         data["at"] = maze.cell_name(event.at)
         text = (
             msg(
-                "The mummy caught {colour} on {cell}! {seeker} has no ankh left.",
+                "The mummy caught {colour} on {cell}! {seeker} has no ankh left and is out.",
                 colour=name,
                 cell=data["at"],
                 seeker=names[event.seeker],
@@ -813,7 +813,24 @@ def mummy_die_words(value: int, steps: int) -> Msg:
 
 def _log(published: Published, setup: Setup, role: str) -> list[Payload]:
     events = [e for group in published.log for e in visible_events(list(group), role)]
-    return [event_json(e, setup, role) for e in events[-LOG_EVENTS:]]
+    return [event_json(e, setup, role) for e in said_events(events)[-LOG_EVENTS:]]
+
+
+def said_events(events: list[Event]) -> list[Event]:
+    """The events a log says, one line each: a seeker out right after the catch that
+    took their last ankh is said by the catch's line ("... has no ankh left and is out")."""
+    said: list[Event] = []
+    for event in events:
+        before = said[-1] if said else None
+        if (
+            isinstance(event, SeekerOut)
+            and isinstance(before, SeekerCaught)
+            and before.ankhs_left == 0
+            and before.seeker == event.seeker
+        ):
+            continue
+        said.append(event)
+    return said
 
 
 def _caught(published: Published, setup: Setup) -> list[Msg]:

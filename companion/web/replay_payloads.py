@@ -20,7 +20,7 @@ from companion.games.mummy.words import colour_word, place_word, treasure_word
 from companion.i18n import N_, Msg, msg, word
 from companion.service.registry import GAME_NAMES
 
-from .payloads import event_json, seeker_names, summary_json
+from .payloads import event_json, said_events, seeker_names, summary_json
 
 Payload = dict[str, Any]
 
@@ -102,7 +102,7 @@ def maze_replay(game_id: int, setup: Any, commands: Any, played: Replay, aid: bo
     for frame in played.frames:
         state = frame.state
         said = []
-        for event in frame.events:
+        for event in said_events(list(frame.events)):
             data = event_json(event, setup, "table")
             said.append({"text": data["text"], "secret": event.secret_from_mummy})
         frames.append(

@@ -107,6 +107,25 @@ def describe(events: Sequence[Event], colours: Sequence[str]) -> Msg:
 #: How a move's sentence ends (a cube or a lock taken is told in it).
 MOVED = "to {square}."
 
+#: The sentences that say a game's result (``describe``'s last part at the end).
+RESULTS = frozenset({"{result}.", *(e for e in _ENDINGS.values() if e is not None)})
+
+#: Why a game ended, when not by the chamber: a line of the end screen of its own.
+WHY_ENDED = {
+    EndReason.ALL_PASSED: N_("Nobody could move any more."),
+    EndReason.NO_PROGRESS: N_("Too long without a cube or a lock taken."),
+}
+
+
+def without_result(text: Msg) -> Msg:
+    """A move's sentence without the result ``describe`` added at the end of the game:
+    the end screen says the result once, so the move that ended it is told alone."""
+    if text.id == "{a} {b}":
+        move, last = text.kwargs["a"], text.kwargs["b"]
+        if isinstance(last, Msg) and last.id in RESULTS and isinstance(move, Msg):
+            return move
+    return text
+
 
 def result(scores: Sequence[int], winners: Sequence[int], colours: Sequence[str]) -> Msg:
     """The result without a full stop: "Game over: Red wins 12 to 9"."""

@@ -195,13 +195,8 @@ function renderScores(v) {
 
 function renderTurn(v) {
   const el = $("turn");
-  if (v.over) {
-    const names = v.winners.map(p => _(cap(v.players[p].colour)));
-    el.innerHTML = "";
-    const strong = document.createElement("strong");
-    strong.textContent = names.length > 1 ? _("{players} share the win", {players: names.join(" & ")})
-                                          : _("{player} wins", {player: names[0]});
-    el.append(_("Game over:") + " ", strong);
+  if (v.over) {  // who won is the end screen's to say, once
+    el.replaceChildren(_("Game over"));
     return;
   }
   const strong = document.createElement("strong");
@@ -223,8 +218,9 @@ function endButtons() {
       $("setup").scrollIntoView({behavior: "smooth"});
     }}, _("New game")),
     el("a", {class: "button", href: "/host/games"}, _("Past games")),
+    // A short label (the question names the move): the move is on the end screen already.
     v.can_undo && last ? el("button", {type: "button", id: "end-undo", onclick: () => undo(last.text)},
-                            _("Undo: {action}", {action: last.text})) : null,
+                            _("Undo the winning move")) : null,
   ].filter(Boolean);
 }
 
@@ -239,7 +235,9 @@ function renderBoardUse(b) {
   const mine = b.plays_crypt;
   followBoard(b.active_game);
   const names = {mummy: _("the mummy maze"), lootnrun: _("Loot N Run"), crypt: _("Into the Crypt"), boardcheck: _("the board check")};
+  // The paused maze game is said here, once (not appended to every crypt message).
   $("board-game").textContent = mine ? _("The board plays Into the Crypt: lay the crypt sheet over the maze.")
+      + (b.maze_paused ? " " + _("The maze game is paused meanwhile.") : "")
     : (b.active_game ? _("The board plays {game}.", {game: names[b.active_game] || b.active_game})
                      : _("No board is connected."));
   // Only the host gives the board away, after a question (moveBoard).

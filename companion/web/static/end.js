@@ -38,7 +38,9 @@ function showEnd(summary, actions) {
   // Each player's lines: the summary's own (Loot N Run, the crypt), or a seeker's cards.
   const details = s => s.details || [_("Cards played:") + " " + (s.played.join(", ") || "\u2013"),
                                      _("Cards left:") + " " + (s.left.join(", ") || "\u2013")];
+  // Loot N Run's and the crypt's players come by rank, each with their place ("1.").
   const players = (summary.seekers || summary.players).map(s => el("li", {class: s.winner ? "won" : null},
+    s.place ? el("span", {class: "place"}, s.place + ". ") : null,
     el("strong", {}, s.name), s.winner ? " \u2605" : "",
     details(s).map(line => el("div", {class: "small"}, line))));
   box.replaceChildren(...[

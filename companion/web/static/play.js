@@ -108,9 +108,28 @@ function live(role, render) {
     if (typeof access !== "undefined") access.follow(data.log);  // access.js: the reader's log
     if (window.followBoard) followBoard(data.active_game);  // the menu's offer (menu.js)
     render(data);
-    showEnd(data.summary);
+    showEndHere(data.summary);
   };
   return source;
+}
+
+// The end screen on a seat's page; on the host's own device (the owner who hosts and
+// plays the mummy on one phone) with the host's buttons: Rematch, New game, Past games.
+const HOST_DEVICE = Boolean(document.querySelector("header.bar[data-host]"));
+function showEndHere(summary) {
+  showEnd(summary, HOST_DEVICE && summary ? () => hostEndButtons(summary) : null);
+}
+
+function hostEndButtons(summary) {
+  const game = Number((summary.replay || "").split("/").pop()) || null;  // "/replay/<id>"
+  return [
+    el("button", {type: "button", id: "rematch", class: "primary", onclick: () => {
+      showError("");
+      post("/api/host/rematch", {replaces: game}).catch(err => showError(err.message));
+    }}, _("Rematch (same seats)")),
+    el("a", {class: "button", id: "new-game", href: "/host#setup"}, _("New game")),
+    el("a", {class: "button", href: "/host/games"}, _("Past games")),
+  ];
 }
 
 function showError(message) {
@@ -122,7 +141,7 @@ function showError(message) {
 function command(role, body, render) {
   showError("");
   return postTwice(`/api/${role}/command`, body)
-    .then(data => { render(data.state); showEnd(data.state && data.state.summary); })
+    .then(data => { render(data.state); showEndHere(data.state && data.state.summary); })
     .catch(err => {
       showError(err.message);
       if (err.data && err.data.state) render(err.data.state);
