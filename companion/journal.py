@@ -483,6 +483,26 @@ class Journal(Closing):
             ).fetchall()
         return [self.load(row[0]) for row in rows]
 
+    def table_numbers(self, ids: list[int]) -> dict[int, tuple[int, float | None]]:
+        """Each of these games' number at this table and when it ended (seconds since the
+        epoch, None if it has not).  The number counts the games something was played in
+        before it, and itself (1 for the first): the games set up by default at a start,
+        never played, are not the table's."""
+        wanted = [i for i in ids if 0 <= i < 2**63]
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        with self._read():
+            rows = self.db.execute(
+                "WITH played AS (SELECT id FROM games WHERE"
+                " EXISTS (SELECT 1 FROM commands WHERE game_id = games.id)"
+                " OR EXISTS (SELECT 1 FROM set_aside WHERE game_id = games.id))"
+                " SELECT g.id, g.ended, 1 + (SELECT COUNT(*) FROM played WHERE played.id < g.id)"
+                f" FROM games g WHERE g.id IN ({marks})",
+                wanted,
+            ).fetchall()
+        return {int(i): (int(n), ended) for i, ended, n in rows}
+
     def latest(self, kind: str) -> StoredGame | None:
         with self._read():
             row = self.db.execute(

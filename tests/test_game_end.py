@@ -85,6 +85,21 @@ def test_every_page_gets_the_summary_at_the_end_and_the_host_plays_again(table):
     assert [g["id"] for g in games] == [first] and games[0]["winner"] == summary["winner"]
     page = table.host.get("/host/games")
     assert page.status_code == 200 and summary["winner"] in page.get_data(as_text=True)
+    # Named by game, date and players, numbered from the table's first game played (the
+    # games set up by default at the start, never played, are not counted).
+    past = games[0]
+    assert first > 1 and past["number"] == 1, (first, past["number"])
+    assert past["game"] == "the mummy maze"
+    assert re.fullmatch(r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M", past["when"])
+    assert past["who"] == "Red, Blue and Mummy"
+    text = page.get_data(as_text=True)
+    assert "Game 1: the mummy maze" in text and past["when"] in text and past["who"] in text
+    german = table.host.get("/host/games", headers={"Accept-Language": "de"})
+    assert re.search(
+        r"Partie 1: das Mumienlabyrinth</h2>\s*<p class=\"small played\">"
+        r"<time>\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}</time> · Rot, Blau und Mumie",
+        german.get_data(as_text=True),
+    )
     assert phones["seeker0"].get("/host/games").status_code == 403
     assert phones["seeker0"].get("/api/host/games").status_code == 403
 
@@ -133,6 +148,7 @@ def test_the_past_games_list_loot_n_run_and_the_crypt_with_their_winners(table):
         (2, "Anna", "0 points"),
     ]
     assert crypt_game["game"] == "Into the Crypt"
+    assert crypt_game["number"] == loot["number"] + 1 and loot["who"] == "Ben and Anna"
     best = [c.capitalize() for p, c in enumerate(state.setup.colours[:2]) if p in state.winners]
     assert crypt_game["winner"].startswith(best[0])
     page = host.get("/host/games", headers={"Accept-Language": "de"}).get_data(as_text=True)
@@ -186,15 +202,19 @@ def test_past_games_name_a_record_this_companion_cannot_replay_and_why(table):
     journal.end_game(crypt)
     games = table.host.get("/api/host/games").get_json()["games"]
     listed = {g["id"]: g for g in games}
-    assert f"Game {maze} cannot be replayed" in listed[maze]["unreadable"]
+    # Named by their numbers at the table (one after the other), the reason too.
+    number = listed[maze]["number"]
+    assert listed[crypt]["number"] == number + 1
+    assert f"Game {number} cannot be replayed" in listed[maze]["unreadable"]
     assert "version 0" in listed[maze]["unreadable"]
     assert listed[crypt]["kind"] == "crypt" and listed[crypt]["game"] == "Into the Crypt"
-    assert f"Game {crypt} cannot be replayed" in listed[crypt]["unreadable"]
+    assert f"Game {number + 1} cannot be replayed" in listed[crypt]["unreadable"]
     page = table.host.get("/host/games").get_data(as_text=True)
-    assert f"Game {maze} cannot be replayed" in page and f"Game {crypt}: Into the Crypt" in page
+    assert f"Game {number} cannot be replayed" in page
+    assert f"Game {number + 1}: Into the Crypt" in page
     assert f'href="/replay/{maze}"' not in page  # no replay offered that would only refuse
     german = table.host.get("/host/games", headers={"Accept-Language": "de"})
-    assert f"Spiel {maze} kann nicht" in german.get_data(as_text=True)
+    assert f"Spiel {number} kann nicht" in german.get_data(as_text=True)
 
 
 def test_players_name_themselves_as_they_join_and_the_statistics_follow_the_names(table):

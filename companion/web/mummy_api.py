@@ -55,7 +55,7 @@ from .contract import (
 )
 from .language import current_language, message_of, text_of
 from .once import played
-from .past import side_games, unreadable_game
+from .past import named, side_games, unreadable_game
 from .payloads import (
     Payload,
     cards_notice,
@@ -842,9 +842,17 @@ def past_games(journal: Journal) -> list[Payload]:
             continue
         summary = summarize(game.setup, game.commands)
         if summary is not None:
-            games.append({"id": stored.id, "kind": KIND, **summary_json(game.setup, summary)})
+            games.append(
+                {
+                    "id": stored.id,
+                    "kind": KIND,
+                    "game": word(GAME_NAMES[KIND]),
+                    **summary_json(game.setup, summary),
+                }
+            )
     games += side_games(journal, PAST_GAMES)
-    return sorted(games, key=lambda g: -int(g["id"]))[:PAST_GAMES]
+    newest = sorted(games, key=lambda g: -int(g["id"]))[:PAST_GAMES]
+    return named(journal, newest, current_language())
 
 
 SEAT_NAMES = {"mummy": N_("Mummy"), "table": N_("Table screen"), "watch": N_("Spectator")}

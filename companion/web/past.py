@@ -5,7 +5,10 @@ live end screen shows and the host's past games derive from each record in the j
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+
+from babel.dates import format_date, format_time
 
 from companion.games.crypt.board import squares_of
 from companion.games.crypt.narration import WHY_ENDED
@@ -42,6 +45,44 @@ def side_games(journal: Journal, limit: int) -> list[Payload]:
                     {"id": stored.id, "kind": kind, "game": word(GAME_NAMES[kind]), **summary}
                 )
     return sorted(games, key=lambda g: -int(g["id"]))[:limit]
+
+
+def named(journal: Journal, games: list[Payload], lang: str) -> list[Payload]:
+    """Past games as a table names them: the game's number at this table (1 for its first
+    game played, never counting the defaults set up at a start), the game, the day and
+    time it ended in ``lang``, and who played (by rank where the game ranks them)."""
+    facts = journal.table_numbers([int(g["id"]) for g in games])
+    out = []
+    for game in games:
+        number, ended = facts.get(int(game["id"]), (int(game["id"]), None))
+        players: list[Value] = [p["name"] for p in game.get("seekers") or game.get("players") or []]
+        if game["kind"] == "mummy" and players:
+            players.append(word("Mummy"))
+        if isinstance(game.get("unreadable"), Msg):  # its reason names it by its number too
+            game = {**game, "unreadable": renumbered(game["unreadable"], number)}
+        out.append(
+            {
+                **game,
+                "number": number,
+                "when": when_ended(ended, lang),
+                "who": joined(players) if players else None,
+            }
+        )
+    return out
+
+
+def renumbered(text: Msg, number: int) -> Msg:
+    """``text`` naming its game by the table's ``number`` (``{game}``), not the journal's."""
+    return Msg(text.id, tuple((k, number if k == "game" else v) for k, v in text.values))
+
+
+def when_ended(ended: float | None, lang: str) -> str | None:
+    """The day and time a game ended, as the language writes them ("Nov 28, 2026, 6:05
+    PM", "28.11.2026, 18:05"), in the companion's local time."""
+    if ended is None:
+        return None
+    at = datetime.fromtimestamp(ended)
+    return f"{format_date(at, 'medium', locale=lang)}, {format_time(at, 'short', locale=lang)}"
 
 
 def unreadable_game(stored: StoredGame, exc: Exception) -> Payload:

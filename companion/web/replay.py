@@ -31,7 +31,7 @@ from .context import service
 from .contract import endpoint
 from .language import current_language, text_of
 from .payloads import Payload
-from .replay_payloads import crypt_replay, lootnrun_replay, maze_replay
+from .replay_payloads import crypt_replay, lootnrun_replay, maze_replay, replay_title
 
 bp = Blueprint("replay", __name__)
 
@@ -60,15 +60,23 @@ def replay_data(game_id: int) -> Payload:
     except JournalWriteError as exc:  # the journal cannot be read now
         _refuse(exc.message, 503)
     if isinstance(game, FinishedMaze):
-        return maze_replay(game.id, game.setup, game.commands, game.replay, game.aid)
-    if isinstance(game, FinishedLootNRun):
-        return lootnrun_replay(game.id, game.state)
-    assert isinstance(game, FinishedCrypt)
-    names: list[Msg] = [
-        msg("{colour} (computer)", colour=colour_word(c)) if p == game.computer else colour_word(c)
-        for p, c in enumerate(game.states[0].setup.colours)
-    ]
-    return crypt_replay(game.id, list(game.states), list(game.said), names)
+        data = maze_replay(game.id, game.setup, game.commands, game.replay, game.aid)
+        kind = "mummy"
+    elif isinstance(game, FinishedLootNRun):
+        data, kind = lootnrun_replay(game.id, game.state), "lootnrun"
+    else:
+        assert isinstance(game, FinishedCrypt)
+        names: list[Msg] = [
+            msg("{colour} (computer)", colour=colour_word(c))
+            if p == game.computer
+            else colour_word(c)
+            for p, c in enumerate(game.states[0].setup.colours)
+        ]
+        data = crypt_replay(game.id, list(game.states), list(game.said), names)
+        kind = "crypt"
+    # Named as the past games name it: its number at the table, not the journal's row.
+    number = service().journal.table_numbers([game.id]).get(game.id, (game.id, None))[0]
+    return {**data, "title": replay_title(kind, number)}
 
 
 def _embedded(data: Payload, lang: str) -> str:

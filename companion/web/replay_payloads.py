@@ -72,8 +72,9 @@ def labels() -> dict[str, Msg]:
     return {key: word(text) for key, text in LABELS.items()}
 
 
-def _title(kind: str, game_id: int) -> Msg:
-    return msg("Game {game}: {name}", game=game_id, name=word(GAME_NAMES[kind]))
+def replay_title(kind: str, number: int) -> Msg:
+    """A replay's title: the game's number at the table (``Journal.table_numbers``)."""
+    return msg("Game {game}: {name}", game=number, name=word(GAME_NAMES[kind]))
 
 
 def _seat_label(setup: Any, seat: str) -> Msg:
@@ -138,7 +139,7 @@ def maze_replay(game_id: int, setup: Any, commands: Any, played: Replay, aid: bo
     return {
         "kind": "mummy",
         "game": game_id,
-        "title": _title("mummy", game_id),
+        "title": replay_title("mummy", game_id),
         "labels": labels(),
         "maze": maze_view(maze),
         "rooms": rooms,
@@ -199,7 +200,7 @@ def lootnrun_replay(game_id: int, state: Any) -> Payload:
     return {
         "kind": "lootnrun",
         "game": game_id,
-        "title": _title("lootnrun", game_id),
+        "title": replay_title("lootnrun", game_id),
         "labels": labels(),
         "players": players,
         "target": state.target,
@@ -235,7 +236,7 @@ def crypt_replay(game_id: int, states: list[Any], said: list[Msg], names: list[M
     return {
         "kind": "crypt",
         "game": game_id,
-        "title": _title("crypt", game_id),
+        "title": replay_title("crypt", game_id),
         "labels": labels(),
         "board": crypt_board(),
         "players": [{"colour": c, "name": names[p]} for p, c in enumerate(setup.colours)],

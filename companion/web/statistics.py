@@ -125,12 +125,17 @@ def game_names(game_id: int) -> ResponseReturnValue:
     stored = _stored(game_id)
     return render_template(
         "statistics_names.html",
-        game=game_id,
+        game=_number(game_id),
         game_name=word(GAME_NAMES.get(stored.kind, stored.kind)),
         seats=_labelled(stored),
         given=names().of_game(game_id),
         error=None,
     )
+
+
+def _number(game_id: int) -> int:
+    """The game's number at the table, as the past games name it."""
+    return service().journal.table_numbers([game_id]).get(game_id, (game_id, None))[0]
 
 
 @bp.post("/stats/game/<int:game_id>")
@@ -144,7 +149,7 @@ def set_game_names(game_id: int) -> ResponseReturnValue:
     except NameRefused as exc:
         return render_template(
             "statistics_names.html",
-            game=game_id,
+            game=_number(game_id),
             game_name=word(GAME_NAMES.get(stored.kind, stored.kind)),
             seats=seats,
             given=given,
