@@ -316,3 +316,18 @@ def test_a_tile_that_does_not_divide_the_maze_is_named_with_its_line():
     line = line_of(text, 'tile = [4, "x"]')
     message = "expected [columns, rows] of a tile, e.g. [4, 4]"
     assert f"{line}: sensors.layout.tile: {message}" in problems(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("x" * 2_000_000, "is 2000000 characters long; at most 120"),
+        ("Red\u202eboard", "holds the character U+202E, which a name may not"),
+        ("tab\there", "holds the character U+0009, which a name may not"),
+    ],
+)
+def test_a_board_name_too_long_or_turning_the_text_is_refused_at_its_line(name, why):
+    old = 'name = "Reference design 1: Pi, 74HC165 chain, NeoPixels on GPIO10"'
+    text = broken(old, f'name = "{name}"'.replace("\t", "\\t"))
+    assert problems(text) == [f"{line_of(text, 'name = ')}: board.name: {why}"]
+    parse_config(broken(old, 'name = "' + "n" * 120 + '"'))  # the longest that is fine

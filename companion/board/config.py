@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.mummy.maze import parse_cell_name
+from companion.games.text import unfit_character
 from companion.inputs import read_text
 
 from .layout import ORDERS, ORIGINS, GridLayout, grid_indices
@@ -299,6 +300,19 @@ def _between(low: float, high: float) -> Callable[[Any], str | None]:
     return lambda v: None if low <= v <= high else f"must be between {low:g} and {high:g}"
 
 
+#: The longest board name (it is shown in the log, the self-test and the board check).
+MAX_BOARD_NAME = 120
+
+
+def _fit_name(value: str) -> str | None:
+    """A board's name: not over ``MAX_BOARD_NAME`` characters, no control or direction
+    character (it is shown among other words)."""
+    if len(value) > MAX_BOARD_NAME:
+        return f"is {len(value)} characters long; at most {MAX_BOARD_NAME}"
+    unfit = unfit_character(value)
+    return None if unfit is None else f"holds the character {unfit}, which a name may not"
+
+
 def _one_of(options: Iterable[str]) -> Callable[[Any], str | None]:
     allowed = tuple(options)
     return lambda v: None if v in allowed else f"must be one of {', '.join(allowed)}"
@@ -325,7 +339,7 @@ def parse_config(text: str, source: str = "<config>") -> BoardConfig:
     board = root.table("board")
     name, columns, rows, pitch = "board", 12, 12, 25.0
     if board is not None:
-        name = board.get("name", str, "board")
+        name = board.get("name", str, "board", check=_fit_name)
         columns = board.get("columns", int, check=_between(2, 26)) or columns
         rows = board.get("rows", int, check=_between(2, 26)) or rows
         pitch = board.get("cell_pitch_mm", float, check=_between(10, 100)) or pitch
