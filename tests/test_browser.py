@@ -337,7 +337,7 @@ def test_physical_cards_entered_on_the_seekers_pages(server: Server, browser: An
     expect(host.locator("#setup")).to_be_visible()
     host.get_by_label(re.compile("Real cards")).check()
     host.get_by_role("button", name="Start a new game").click()
-    expect(host.locator(".notice")).to_contain_text("entering the mission cards")
+    expect(host.locator(".notice:not(.lasting)")).to_contain_text("entering the mission cards")
     # Every seat joined in the first game: the codes hide behind a tap.
     expect(host.locator("#codes-box")).not_to_have_attribute("open", "")
     host.locator("#codes-box > summary").click()

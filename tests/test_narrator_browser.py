@@ -20,7 +20,7 @@ from companion.games.mummy.engine import apply, new_game
 from companion.games.mummy.events import Event, FigureMoved
 from companion.games.mummy.views import visible_events
 from companion.i18n.catalog import localize
-from companion.web.payloads import event_json
+from companion.web.payloads import event_json, said_events
 from tests.test_browser import NAVIGATION_MS, PHONE, shot, sync_api
 from tests.test_end_browser import browser, put_board_right, site
 
@@ -108,7 +108,8 @@ def game_events(service: Any) -> list[Event]:
 
 def spoken_events(service: Any, role: str) -> list[Event]:
     """The announcements a narrator on ``role``'s page speaks over the game, in order."""
-    return [e for e in visible_events(game_events(service), role) if e.kind in SPOKEN]
+    said = said_events(visible_events(game_events(service), role))  # one line a catch
+    return [e for e in said if e.kind in SPOKEN]
 
 
 def heard(service: Any, role: str, lang: str) -> list[str]:

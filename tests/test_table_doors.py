@@ -105,7 +105,7 @@ def test_only_the_host_gives_the_board_and_a_running_maze_game_pauses(table):
         assert state["board"]["message"].startswith(paused), state["board"]
         assert state["guidance"].startswith(paused)
     assert table.host.get("/api/host/status").get_json()["board"]["maze_paused"]
-    assert "paused" in red.get("/crypt/api/state").get_json()["board"]["message"]
+    assert red.get("/crypt/api/state").get_json()["board"]["maze_paused"]  # the page says it
     refused = red.post("/api/seeker/command", json={"cmd": "roll"})
     assert refused.status_code == 400 and refused.get_json()["error"].startswith(paused)
     with pytest.raises(ServiceError, match="paused"):
