@@ -174,6 +174,19 @@ def test_every_page_passes_axe_core_in_both_languages(site, browser) -> None:
     axe.report()
 
 
+def host_starts_a_game(browser: Any, site: tuple[Any, str]) -> tuple[Any, dict[str, str]]:
+    """The first device becomes the host and starts the default game: its page and the
+    seats' codes; the figures are put where the game begins."""
+    appliance, url = site
+    host = device(browser)
+    host.goto(url + "/")
+    host.get_by_role("button", name="Start the game").click()
+    sync_api.expect(host.locator("#seats li")).to_have_count(5)
+    codes = {s["seat"]: s["code"] for s in service_seats(host)}
+    put_board_right(appliance)
+    return host, codes
+
+
 def service_seats(host: Any) -> list[dict[str, Any]]:
     status: dict[str, Any] = host.evaluate("fetch('/api/host/status').then(r => r.json())")
     seats: list[dict[str, Any]] = status["table"]["seats"]

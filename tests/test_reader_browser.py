@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.test_axe_browser import Axe, device
+from tests.test_axe_browser import Axe, device, host_starts_a_game
 from tests.test_browser import sync_api
-from tests.test_end_browser import browser, put_board_right, site
+from tests.test_end_browser import browser, site
 
 __all__ = ["browser", "site"]
 
@@ -112,15 +112,7 @@ def test_a_seeker_and_the_mummy_play_by_keyboard_with_a_screen_reader(site, brow
     appliance, url = site
     service = appliance.service
     expect = sync_api.expect
-    host = device(browser)
-    host.goto(url + "/")
-    host.get_by_role("button", name="Start the game").click()
-    expect(host.locator("#seats li")).to_have_count(5)
-    codes = {
-        li.get_attribute("data-seat"): li.locator(".code").inner_text()
-        for li in host.locator("#seats li").all()
-    }
-    put_board_right(appliance)
+    _host, codes = host_starts_a_game(browser, site)
     width = service.game.setup.maze.width
 
     # A seeker's turn: roll, announce, then a sighted neighbour moves the figure.

@@ -37,6 +37,10 @@ journal       a game's record (every move): the host,   --
 replay       a finished game's replay and export, the    --
               statistics: the host and every seat; a
               game that is not over: nobody (in words)
+private       a seeker's cards behind a cover (a player    --
+              without a phone): the table screen, and
+              the host's device that holds no playing
+              seat (``may_show_private``)
 /healthz      everyone: alive or not; the details       --
               (versions that tick with every touch of
               the board) the host, but not the
@@ -66,6 +70,11 @@ def seat_kind(seat: str) -> str:
     return "seeker" if seat.startswith("seeker") else seat
 
 
+def seeker_index(seat: str) -> int:
+    """``seeker2`` -> 2: the seeker's place in the turn order."""
+    return int(seat.removeprefix("seeker"))
+
+
 def may(seat: str | None, host: bool, game: Game, action: Action, page: str = "") -> bool:
     """Whether a device with ``seat`` (None: no seat) and ``host`` may open the door.
 
@@ -89,6 +98,13 @@ def may(seat: str | None, host: bool, game: Game, action: Action, page: str = ""
             return False
         return action == "look" or seat != WATCH
     return False
+
+
+def may_show_private(seat: str | None, host: bool) -> bool:
+    """The covered private view of one seeker's cards (a player without a phone): on the
+    table screen, or on the host's device while it plays no seat (never the mummy's
+    device, nor a seeker's: it would see another seeker's cards)."""
+    return seat == "table" or (host and seat in (None, WATCH))
 
 
 def may_give_board(host: bool) -> bool:

@@ -34,9 +34,10 @@ from companion.service.mummy_game import KIND, RunningGame
 from companion.service.mummy_service import ActionMoved, Published
 from companion.service.player_names import named_seats
 from companion.service.registry import GAME_NAMES
+from companion.table.doors import seeker_index
 from companion.table.seats import Seats, Staged, Table, TableOptions, check_colours
 
-from . import doors
+from . import doors, shared_phone
 from .context import computer_seat, hub, seat_computer, service
 from .contract import (
     ANY_OBJECT,
@@ -372,6 +373,19 @@ def seeker_cards() -> ResponseReturnValue:
         if table is not store.table:
             store.put(table=table)
     return jsonify({"ok": True, "state": seeker_payload(svc.published, table, _index(seat))})
+
+
+@bp.post("/seeker/pass")
+@endpoint(
+    "Pass the phone: show another seeker's seat this phone holds (after its cover's tap).",
+    body=obj({"seat": STRING}),
+    answer=obj({"ok": BOOLEAN}),
+)
+def seeker_pass() -> ResponseReturnValue:
+    _need("seeker")
+    if not shared_phone.switch(body()["seat"]):
+        abort(403, "This phone does not hold that seeker's seat: join it with its code.")
+    return jsonify({"ok": True})
 
 
 @bp.get("/seeker/stream")
@@ -881,8 +895,7 @@ def _on_board(payload: Payload) -> Payload:
     }
 
 
-def _index(seat: str) -> int:
-    return int(seat.removeprefix("seeker"))
+_index = seeker_index
 
 
 def _submit(

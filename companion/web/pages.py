@@ -32,9 +32,10 @@ from companion.i18n import N_, Msg
 from companion.service.player_names import NameRefused, checked_name, named_seats
 from companion.service.registry import GAME_NAMES
 from companion.service.startup import addresses
+from companion.table.doors import may_show_private, seeker_index
 from companion.table.seats import WATCH, Seats, normalise_code
 
-from . import doors, mummy_api
+from . import doors, mummy_api, private_view, shared_phone
 from .context import seat_computer, service
 from .doors import current_seat, is_host
 from .mummy_api import host_status, past_games, seat_name, seats
@@ -65,6 +66,7 @@ def init_app(app: Flask) -> None:
     app.extensions["companion.seats"] = store
     app.register_blueprint(bp)
     app.register_blueprint(mummy_api.bp)
+    app.register_blueprint(private_view.bp)
     log.info(
         "host PIN %s: the first device to open the companion becomes the host; "
         "another one needs this PIN",
@@ -78,6 +80,7 @@ def init_app(app: Flask) -> None:
 @bp.get("/")
 def home() -> ResponseReturnValue:
     """Straight to this device's page; the very first device becomes the host."""
+    shared_phone.settle()
     seat = current_seat()
     if seat is not None:
         return redirect(_seat_url(seat))
@@ -104,18 +107,30 @@ def join(code: str) -> ResponseReturnValue:
     seat, error, status = _seat_for(code)
     if seat is None:
         return render_template("landing.html", error=error), status
-    return _join_form(code, seat, taken=store.held_elsewhere(seat, session.get("seat")))
+    taken = store.held_elsewhere(seat, session.get("seat")) and seat not in shared_phone.held()
+    return _join_form(code, seat, taken=taken)
 
 
 def _join_form(
-    code: str, seat: str, *, taken: bool, player: str | None = None, error: Msg | None = None
+    code: str,
+    seat: str,
+    *,
+    taken: bool,
+    player: str | None = None,
+    error: Msg | None = None,
+    add: bool = False,
 ) -> str:
-    """The page that asks before a device joins ``seat`` (and takes its player's name)."""
+    """The page that asks before a device joins ``seat`` (and takes its player's name);
+    a phone showing another seeker may also keep that one (pass the phone)."""
     names = seeker_names(service().published.state.setup)
+    shown = current_seat()
     return render_template(
         "join.html",
         code=normalise_code(code),
         name=seat_name(seat, names),
+        shown=seat_name(shown, names) if shown is not None else None,
+        may_add=shared_phone.may_add(seat),
+        add=add,
         taken=taken,
         named=seat in named_seats(len(names)),
         player_name=player or session.get("player_name", ""),
@@ -134,6 +149,7 @@ def leave() -> ResponseReturnValue:
     of the cookie taken before no longer opens it."""
     seats().leave(session.get("seat"))
     session.pop("seat", None)
+    shared_phone.settle()  # a phone passed around goes on with its other seeker
     return redirect(url_for("pages.home"), code=303)
 
 
@@ -181,17 +197,28 @@ def _join(code: str, *, takeover: bool) -> ResponseReturnValue:
         player = checked_name(player) if player and seat in named_seats(len(names)) else ""
     except NameRefused as exc:  # nothing joined: the same form again, saying why
         return _join_form(code, seat, taken=takeover, player=player, error=exc.message), 400
+    add = request.form.get("add") == "1" and shared_phone.may_add(seat)
+    if seat in (
+        s for s, _ in shared_phone.others()
+    ):  # this phone holds it already: show it (behind the cover)
+        shared_phone.switch(seat)
+        return render_template("joined.html", url=_seat_url(seat), name=seat_name(seat, names))
     if store.held_elsewhere(seat, session.get("seat")) and not takeover:
-        return _join_form(code, seat, taken=True, player=player)
+        return _join_form(code, seat, taken=True, player=player, add=add)
     if store.seat_of(session.get("seat")) != seat:  # one game's secrets on one device
         if seat == "mummy":
             doors.cross("mummy")
         elif seat == "table" or seat.startswith("seeker"):
             doors.cross("figures")
-    if store.seat_of(session.get("seat")) not in (None, seat):
-        # The seat this device held is given up on the server, so its pages and streams
-        # still open in other tabs end: a seeker's must not go on to the mummy's phone.
-        store.leave(session.get("seat"))
+    if add:  # pass the phone: the seeker shown now stays on this phone too
+        shared_phone.keep_shown()
+    else:
+        # The seats this device held are given up on the server, so their pages and
+        # streams still open in other tabs end: a seeker's must not go on to the mummy's
+        # phone.
+        shared_phone.give_up_others()
+        if store.seat_of(session.get("seat")) not in (None, seat):
+            store.leave(session.get("seat"))
     remember(seat=store.join(seat, doors.device_id()))
     if player:  # the statistics follow the name (kept beside the journal, never in it)
         try:
@@ -238,6 +265,7 @@ def host() -> ResponseReturnValue:
         seat=current_seat(),
         colours=("red", "turquoise", "blue", "violet"),
         game_names=GAME_NAMES,
+        private_seats=private_seats(),
     )
 
 
@@ -306,12 +334,43 @@ def mummy() -> ResponseReturnValue:
 
 @bp.get("/seeker")
 def seeker() -> ResponseReturnValue:
-    return _seat_page("seeker", "seeker.html")
+    """A seeker's page; on a phone passed around (it holds several seekers) it opens
+    behind a cover for the seeker ``?cover=`` names, or the one shown."""
+    shared_phone.settle()
+    seat = doors.need("mummy", "look", "seeker")
+    assert seat is not None
+    names = seeker_names(service().published.state.setup)
+    phone = shared_phone.held()
+    if len(phone) < 2:
+        return render_template(
+            "seeker.html", seat=seat, title=seat_name(seat, names), host=is_host()
+        )
+    wanted = request.args.get("cover", "")
+    cover = wanted if wanted in phone else seat
+    return render_template(
+        "seeker.html",
+        seat=seat,
+        title=seat_name(cover, names),
+        host=is_host(),
+        cover={"seat": cover, "name": names[seeker_index(cover)]},
+        phone=[
+            {"seat": s, "index": seeker_index(s), "name": names[seeker_index(s)]} for s in phone
+        ],
+    )
 
 
 @bp.get("/table")
 def table() -> ResponseReturnValue:
-    return _seat_page("table", "table.html")
+    return _seat_page("table", "table.html", private_seats=private_seats())
+
+
+def private_seats() -> list[dict[str, object]]:
+    """The seekers this device may show a covered private view of (``private_view``)."""
+    store = seats()
+    if store.table is None or not may_show_private(current_seat(), is_host()):
+        return []
+    names = seeker_names(service().published.state.setup)
+    return [{"seat": f"seeker{i}", "name": name} for i, name in enumerate(names)]
 
 
 @bp.get("/watch")
@@ -321,8 +380,10 @@ def watch() -> ResponseReturnValue:
     return _seat_page("watch", "watch.html")
 
 
-def _seat_page(kind: str, template: str) -> ResponseReturnValue:
+def _seat_page(kind: str, template: str, **more: object) -> ResponseReturnValue:
     seat = doors.need("mummy", "look", kind)
     assert seat is not None
     names = seeker_names(service().published.state.setup)
-    return render_template(template, seat=seat, title=seat_name(seat, names), host=is_host())
+    return render_template(
+        template, seat=seat, title=seat_name(seat, names), host=is_host(), **more
+    )

@@ -8,6 +8,7 @@ seeker's position or cards; ``tests/test_hidden_information.py`` checks that.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from companion.games.mummy.dice import Face
@@ -181,6 +182,26 @@ def seeker_payload(published: Published, table: Table, seeker: int) -> Payload:
         "lessons": lessons_for(published.lessons, f"seeker{seeker}"),
     }
     return told(payload, table)
+
+
+def private_payload(published: Published, table: Table, seeker: int) -> Payload:
+    """One seeker's covered private view on the table screen or the host's device: their
+    name and cards, nothing of another seat (none at all while cards are entered)."""
+    state: State = published.state
+
+    def cards(treasures: Iterable[Treasure]) -> list[Payload]:
+        return [
+            {"colour": t.colour.value, "name": t.name, "cell": _cell(state, t.cell)}
+            for t in treasures
+        ]
+
+    dealing = table.dealing
+    return {
+        "seat": f"seeker{seeker}",
+        "name": seeker_names(state.setup)[seeker],
+        "hand": [] if dealing else cards(state.hands[seeker]),
+        "played": [] if dealing else cards(state.played[seeker]),
+    }
 
 
 def _stay(state: State) -> str | None:

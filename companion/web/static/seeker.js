@@ -21,6 +21,7 @@ function cellIndex(name, width) {
 function send(body) { return command(ROLE, body, render); }
 
 function render(data) {
+  coverForTurn(data);
   cues.follow("seeker", data);
   renderNotice(data.notice);
   renderTakeback(ROLE, data.takeback, render, data.takeback_key);
@@ -200,5 +201,49 @@ $("hint").addEventListener("change", ev => {
   render(current);
 });
 
-fetch("/api/seeker/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
-live(ROLE, render);
+function start() {
+  fetch("/api/seeker/state", {credentials: "same-origin"}).then(r => r.json()).then(render);
+  live(ROLE, render);
+}
+
+// Pass the phone: a phone that holds several seekers opens behind a cover, and asks for
+// a seat's state only after the tap; when the turn passes to another seeker it holds,
+// the page covers itself again (a fresh page: nothing of this seat stays behind).
+const cover = $("cover");
+const PHONE = cover ? cover.dataset.phone.split(" ") : [];
+let turnSeat = null;
+
+function turnSeeker(v) {
+  if (v.turn_colour === null || v.turn_colour === undefined) return null;
+  const i = v.seekers.findIndex(s => s.figures.includes(v.turn_colour));
+  return i < 0 ? null : `seeker${i}`;
+}
+
+function coverForTurn(data) {
+  if (!PHONE.length || data.stage !== "playing") return;
+  const now = turnSeeker(data.view), before = turnSeat;
+  turnSeat = now;
+  if (before !== null && now !== before && now !== data.seat && PHONE.includes(now)) {
+    location.replace(`/seeker?cover=${encodeURIComponent(now)}`);
+  }
+}
+
+if (cover) {
+  $("cover-tap").addEventListener("click", async () => {
+    const seat = cover.dataset.seat;
+    try {
+      if (seat !== cover.dataset.shown) await post("/api/seeker/pass", {seat});
+    } catch (err) {
+      $("cover-error").textContent = err.message;
+      return;
+    }
+    history.replaceState(null, "", "/seeker");
+    cover.remove();
+    document.querySelector("main").hidden = false;
+    $("now").hidden = false;
+    $("guidance").focus();
+    start();
+  });
+} else {
+  start();
+}
