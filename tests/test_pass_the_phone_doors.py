@@ -7,10 +7,15 @@ private view opens only on the table screen or the host's device that plays no s
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from companion.table.doors import seeker_index
 from tests.seating import join, token_of
-from tests.test_pages import Table
+from tests.test_pages import Table, start
 
 COVER = "Give the phone to {name}, then tap"
 
@@ -130,3 +135,93 @@ def test_the_covered_private_view_opens_only_on_the_table_screen_or_a_seatless_h
     assert table.host.get("/api/private/seeker1").status_code == 200
     res = join(table.host, table.codes["mummy"])
     assert res.status_code == 403 and b"host allows it" in res.data
+
+
+SEEKERS = ("seeker0", "seeker1", "seeker2")
+steps = st.one_of(
+    st.tuples(st.just("join"), st.sampled_from((0, 1)), st.sampled_from(SEEKERS), st.booleans()),
+    st.tuples(st.just("join"), st.sampled_from((0, 1)), st.sampled_from(("mummy", "table"))),
+    st.tuples(st.just("pass"), st.sampled_from((0, 1)), st.sampled_from((*SEEKERS, "mummy"))),
+    st.tuples(st.just("leave"), st.sampled_from((0, 1))),
+    st.tuples(st.just("allow")),
+    st.tuples(st.just("codes")),
+)
+
+
+def held_seats(client: Any, store: Any) -> list[str | None]:
+    """The seat a phone shows and the other seats its cookie keeps, as the server sees them."""
+    with client.session_transaction() as session:
+        cookies = [session.get("seat"), *(session.get("also") or [])]
+    return [store.seat_of(c) for c in cookies]
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(script=st.lists(steps, min_size=1, max_size=10))
+@example(
+    script=[
+        ("join", 0, "seeker0", False),
+        ("join", 0, "seeker1", True),
+        ("pass", 0, "seeker0"),
+        ("join", 1, "seeker2", False),
+        ("join", 1, "seeker1", True),
+        ("pass", 0, "seeker1"),
+        ("join", 0, "mummy"),
+        ("allow",),
+        ("join", 0, "mummy"),
+        ("pass", 0, "seeker0"),
+        ("codes",),
+    ]
+)
+def test_a_passed_phone_only_ever_shows_the_seat_it_shows_and_never_the_mummys(
+    tmp_path_factory, script
+):
+    """Random joins (adding or switching), passes, leaves, allowances and new codes on two
+    phones: a phone's seeker state is always the seat it shows, with that seat's cards
+    only; a phone never holds the mummy's seat beside a seeker's."""
+    appliance = start(Path(tmp_path_factory.mktemp("passed")))
+    try:
+        table = Table(appliance)
+        table.new_game(["red", "blue", "violet"])
+        store = table.app.extensions["companion.seats"]
+        phones = [table.app.test_client(), table.app.test_client()]
+        for step in script:
+            if step[0] == "join":
+                phone, seat = phones[step[1]], step[2]
+                adding = len(step) > 3 and step[3]
+                code = store.table.codes[seat]
+                offered = 'name="add"' in phone.get(f"/join/{code}").get_data(as_text=True)
+                (add if adding and offered else join)(phone, code)
+            elif step[0] == "pass":
+                phone, seat = phones[step[1]], step[2]
+                before = held_seats(phone, store)
+                res = phone.post("/api/seeker/pass", json={"seat": seat})
+                assert res.status_code == (200 if seat in before[1:] and before[0] else 403)
+            elif step[0] == "leave":
+                html = (
+                    phones[step[1]]
+                    .get("/join/" + store.table.codes["watch"])
+                    .get_data(as_text=True)
+                )
+                phones[step[1]].post("/leave", data={"csrf": token_of(html)})
+                phones[step[1]].get("/")
+            elif step[0] == "allow":
+                table.host.post("/api/host/allow-crossing", json={})
+            else:
+                table.host.post("/api/host/codes", json={})
+            for phone in phones:
+                seats = [s for s in held_seats(phone, store) if s is not None]
+                assert "mummy" not in seats or seats == ["mummy"], (step, seats)
+                shown = held_seats(phone, store)[0]
+                state = phone.get("/api/seeker/state")
+                if shown is None or not shown.startswith("seeker"):
+                    assert state.status_code == 403
+                    continue
+                assert state.get_json()["seat"] == shown
+                mine = seeker_index(shown)
+                assert hand(phone) == (shown, cells(table, mine))
+    finally:
+        appliance.close()
