@@ -171,6 +171,11 @@ def test_every_page_passes_axe_core_in_both_languages(site, browser) -> None:
     game = service.published.game_id
     axe.check("replay: the reveal", host, "polyline.mummy-path.whole", f"/replay/{game}")
     axe.check("statistics", host, ".stats-chart.heat", "/stats")
+    # Pass the phone: Blue's phone takes Red too, and opens behind the cover.
+    blue = pages["seeker1"]
+    blue.goto(f"{url}/join/{codes['seeker0']}")
+    blue.locator("#add").click()
+    axe.check("seeker: the cover of a passed phone", blue, "#cover-tap", "/seeker")
     axe.report()
 
 

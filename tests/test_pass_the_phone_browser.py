@@ -44,7 +44,7 @@ def test_a_phone_passed_between_two_seekers_and_the_table_screens_private_view(s
     asked.clear()
     phone.wait_for_timeout(300)
     assert not [u for u in asked if "/api/seeker/" in u], asked  # nothing asked before the tap
-    assert phone.locator("#hand li").count() == 0 and phone.locator("main").is_hidden()
+    assert phone.locator("#hand li").count() == 0 and phone.locator("#seat").is_hidden()
     phone.keyboard.press("Enter")
     phone.wait_for_selector(SEAT_READY)
     expect(phone.locator("#hand li.card")).not_to_have_count(0)

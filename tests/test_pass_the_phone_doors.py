@@ -55,7 +55,7 @@ def test_a_phone_holds_two_seekers_and_shows_each_only_after_the_cover(table):
     phone = shared_phone(table)
     page = phone.get("/seeker").get_data(as_text=True)
     assert COVER.format(name="Blue") in page  # the seeker just added, behind the cover
-    assert re.search(r"<main hidden>", page) and 'id="hand" class="cards"></ul>' in page
+    assert '<main id="seat" hidden>' in page and 'id="hand" class="cards"></ul>' in page
     assert hand(phone) == ("seeker1", cells(table, 1))
     # Passed to Red: the cover names Red; the tap (POST pass) shows Red's cards only.
     page = phone.get("/seeker?cover=seeker0").get_data(as_text=True)

@@ -239,9 +239,11 @@ if (cover) {
     }
     history.replaceState(null, "", "/seeker");
     cover.remove();
-    document.querySelector("main").hidden = false;
+    $("seat").hidden = false;
     $("now").hidden = false;
-    $("guidance").focus();
+    $("ankhs").hidden = false;
+    $("title").tabIndex = -1;
+    $("title").focus();
     start();
   });
 } else {
