@@ -16,6 +16,7 @@ from companion.board.render import (
     DARK,
     ERROR_COLOUR,
     HINT_COLOUR,
+    HINT_PULSES,
     MUMMY_PERIOD,
     RGB,
     Frame,
@@ -24,6 +25,7 @@ from companion.board.render import (
     still,
 )
 from companion.board.scene import Mode, Scene
+from companion.games.mummy.state import FigureColour
 
 GEOMETRY = Geometry.of(default_config())
 N = GEOMETRY.positions  # 12 x 12 cells + 4 camp + 4 sarcophagus = 152
@@ -409,3 +411,26 @@ def test_anything_that_moves_is_not_still(scene: Scene) -> None:
 def test_hints_lifted_figures_and_a_finished_catch_are_still() -> None:
     scene = Scene(positions=N, hints=HINTS, lifted=frozenset({cell("B2")}), catch_at=MUMMY)
     assert still(scene, 1.0 + CATCH_SECONDS) and still(Scene(positions=N, mode=Mode.OFF), 0.0)
+
+
+def pulses_seen(scene: Scene, at: int) -> int:
+    """How many times the hint at ``at`` rises to full hint level in one cycle."""
+    levels = [render(scene, i / 100, GEOMETRY)[at] == HINT_COLOUR for i in range(200)]
+    return sum(1 for i in range(200) if levels[i] and not levels[i - 1])
+
+
+@pytest.mark.parametrize(("colour", "pulses"), sorted(HINT_PULSES.items()))
+def test_a_seekers_hints_say_whose_they_are_by_a_count_of_pulses(colour: str, pulses: int) -> None:
+    """Colour is never the only sign: one LED per cell cannot carry a letter, so the
+    moving seeker's destinations pulse its colour's number of times, dim between,
+    never dark (a dark gap would read as the 'put a figure here' blink)."""
+    scene = Scene(N, hints=frozenset({cell("C4")}), hint_pulses=pulses)
+    assert pulses_seen(scene, cell("C4")) == pulses
+    frames = [render(scene, i / 100, GEOMETRY)[cell("C4")] for i in range(200)]
+    assert all(0 < luma(f) <= luma(HINT_COLOUR) for f in frames), colour
+    assert not still(scene, 0.0)
+
+
+def test_every_seeker_colour_has_its_own_hint_count() -> None:
+    assert sorted(HINT_PULSES) == sorted(c.value for c in FigureColour)
+    assert len(set(HINT_PULSES.values())) == len(HINT_PULSES)

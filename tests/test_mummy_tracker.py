@@ -44,6 +44,7 @@ def test_lifting_the_moving_figure_lights_its_cell(board, moving):
     j = judge(moving, occupied, board, hints=True)
     assert j.matches and j.lifted == {board.camp[0]}
     assert j.hints == {moving.maze.start[0].cell}
+    assert j.hint_pulses == 1, "red's hints pulse once (render.HINT_PULSES)"
     assert str(j.message) == "Put Red down 1 step from camp slot 1."
 
 

@@ -14,7 +14,7 @@ brightness or motion, not by colour alone, so colour-blind players can read the 
 element               colour                         level      motion
 ====================  =============================  =========  ==========================
 mummy                 amber (255, 170, 60)           100%-50%   breathes, 1 s period
-legal destination     sky blue (0, 45, 63)           <= 25%     steady
+legal destination     sky blue (0, 45, 63)           <= 25%     steady; a seeker's: pulses
 lifted figure         white (77, 77, 77)             30%        steady
 illegal placement     red (255, 0, 0)                100%       blinks 4 Hz, dark between
 "take this away"      magenta (255, 0, 170)          100%       double flash once a second
@@ -27,7 +27,11 @@ seekers win           white / sky blue / green       <= 70%     sparkles; winner
 
 The mummy is the brightest steady-state element: even at the bottom of its breath
 (50%) it is twice as bright as a hint and brighter than a lifted figure, and it is the
-only element that breathes.  Red and green feedback differ by speed (4 Hz against
+only element that breathes.  A seeker's legal destinations say whose they are by
+a count, not by colour (one LED per cell cannot show a letter or a shape): they pulse
+to full hint level 1 (red), 2 (turquoise), 3 (blue) or 4 (violet) times every two
+seconds, the seeker colours' order on the pages, and stay dim between, never dark.
+Red and green feedback differ by speed (4 Hz against
 1 Hz) as well as colour.
 
 Precedence, highest first: illegal placement > "take this away" > "put a figure here"
@@ -62,6 +66,12 @@ MUMMY_COLOUR: RGB = (255, 170, 60)
 MUMMY_PERIOD = 1.0
 MUMMY_FLOOR = 0.5
 HINT_COLOUR: RGB = (0, 45, 63)
+#: A seeker's hints pulse this many times per HINT_CYCLE seconds (its colour's number),
+#: each pulse HINT_PULSE seconds at full hint level, the gaps at HINT_FLOOR of it.
+HINT_PULSES = {"red": 1, "turquoise": 2, "blue": 3, "violet": 4}
+HINT_CYCLE = 2.0
+HINT_PULSE = 0.2
+HINT_FLOOR = 0.35
 LIFTED_COLOUR: RGB = (77, 77, 77)
 ERROR_COLOUR: RGB = (255, 0, 0)
 ERROR_HZ = 4.0
@@ -225,8 +235,9 @@ def render(scene: Scene, t: float, geometry: Geometry) -> Frame:
         for position, colour in scene.paint:
             frame[position] = colour
     if scene.mode is Mode.PLAY:
+        hint = hint_colour(scene.hint_pulses, t)
         for position in scene.hints:
-            frame[position] = HINT_COLOUR
+            frame[position] = hint
         for position in scene.lifted:
             frame[position] = LIFTED_COLOUR
         if scene.mummy is not None:
@@ -234,6 +245,15 @@ def render(scene: Scene, t: float, geometry: Geometry) -> Frame:
     _catch(scene, geometry, t, frame)
     _feedback(scene, t, frame)
     return tuple(frame)
+
+
+def hint_colour(pulses: int, t: float) -> RGB:
+    """A hint's colour at ``t``: steady, or ``pulses`` pulses every HINT_CYCLE seconds."""
+    if pulses <= 0:
+        return HINT_COLOUR
+    at = t % HINT_CYCLE
+    lit = at < 2 * HINT_PULSE * pulses and at % (2 * HINT_PULSE) < HINT_PULSE
+    return HINT_COLOUR if lit else scale(HINT_COLOUR, HINT_FLOOR)
 
 
 def still(scene: Scene, t: float) -> bool:
@@ -244,6 +264,8 @@ def still(scene: Scene, t: float) -> bool:
     if scene.mode is Mode.OFF:
         return True
     if scene.mummy is not None or scene.missing or scene.unexpected or scene.errors:
+        return False
+    if scene.hints and scene.hint_pulses > 0:
         return False
     return scene.catch_at is None or t - scene.catch_time >= CATCH_SECONDS
 

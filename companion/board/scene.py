@@ -28,6 +28,9 @@ class Scene:
     mummy: int | None = None
     #: Legal destinations to hint at.
     hints: frozenset[int] = field(default_factory=frozenset)
+    #: Whose hints these are, as a count of pulses (render.py HINT_PULSES: 1 red, 2
+    #: turquoise, 3 blue, 4 violet); 0: steady hints (the crypt, no seeker's move).
+    hint_pulses: int = 0
     #: Positions where a figure has just been lifted.
     lifted: frozenset[int] = field(default_factory=frozenset)
     #: Positions where a figure was put down illegally.

@@ -315,6 +315,7 @@ class Service(BoardGameLoop[Published]):
             mode=mode,
             mummy=state.mummy if self.maze.is_cell(state.mummy) else None,
             hints=judgement.hints,
+            hint_pulses=judgement.hint_pulses,
             lifted=judgement.lifted,
             errors=judgement.errors,
             missing=judgement.missing,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from companion.board.render import HINT_PULSES
 from companion.games.mummy.commands import Move
 from companion.games.mummy.dice import Face
 from companion.games.mummy.maze import mask_cells
@@ -75,6 +76,8 @@ class Judgement:
     lifted: frozenset[int] = field(default_factory=frozenset)
     errors: frozenset[int] = field(default_factory=frozenset)
     hints: frozenset[int] = field(default_factory=frozenset)
+    #: Whose hints: the moving seeker colour's pulse count (render.HINT_PULSES).
+    hint_pulses: int = 0
     missing: frozenset[int] = field(default_factory=frozenset)
     unexpected: frozenset[int] = field(default_factory=frozenset)
     #: What the players should do, in their words (None: nothing to say).
@@ -129,6 +132,7 @@ def judge(
         home = expected[figure]
         colour = colour_word(colours[figure])
         targets = frozenset(mask_cells(state.targets))
+        pulses = HINT_PULSES[colours[figure].value]
         face = state.announced
         if face is Face.ARROW:
             steps = msg("with the arrow")
@@ -140,6 +144,7 @@ def judge(
             return Judgement(
                 lifted=frozenset({home}),
                 hints=targets if hints else frozenset(),
+                hint_pulses=pulses,
                 message=msg(
                     "Put {colour} down {steps} from {place}.",
                     colour=colour,
@@ -161,6 +166,7 @@ def judge(
                 lifted=frozenset({home}),
                 errors=frozenset({dest}),
                 hints=targets,
+                hint_pulses=pulses,
                 message=msg(
                     "{colour} may not stop on {place}: {reason}",
                     colour=colour,
