@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_axe_browser import SEAT_READY, device, host_starts_a_game, play_until
+from tests.test_axe_browser import SEAT_READY, Axe, device, host_starts_a_game, play_until
 from tests.test_browser import sync_api
 from tests.test_end_browser import browser, site
 
@@ -69,13 +69,18 @@ def test_a_phone_passed_between_two_seekers_and_the_table_screens_private_view(s
     screen.goto(f"{url}/join/{codes['table']}")
     screen.locator("#join").click()
     screen.wait_for_selector(SEAT_READY)
+    axe = Axe(url)
+    screen.get_by_role("button", name="Private view for Blue").click()
+    screen.get_by_role("button", name="Not now").click()  # tapped by mistake: back
     screen.get_by_role("button", name="Private view for Red").click()
     tap = screen.locator("#private-tap")
     expect(tap).to_be_focused()
     assert screen.locator("#private-hand li").count() == 0
+    assert axe.run(screen) == []
     screen.keyboard.press("Enter")
     expect(screen.locator("#private-hand li.card")).not_to_have_count(0)
     assert shown_cards(screen, "#private-hand") == titles(service, 0)
+    assert axe.run(screen) == []
     screen.get_by_role("button", name="Done: hide the cards").click()
     assert screen.locator("#private-hand li").count() == 0
     expect(screen.get_by_role("button", name="Private view for Red")).to_be_focused()

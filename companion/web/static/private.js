@@ -57,4 +57,5 @@
   });
 
   $("private-done").addEventListener("click", done);
+  $("private-back").addEventListener("click", done);
 })();
