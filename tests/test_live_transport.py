@@ -17,7 +17,7 @@ import pytest
 from companion.bench.clients import Site
 from companion.service.webserver import Limits
 from companion.service.webthread import ServerThread
-from companion.tunnel.phone import FarPhone, Messages
+from companion.tunnel.phone import Either, FarPhone, Messages, newer
 from companion.tunnel.standin import PROFILES, Profile, StandIn
 from companion.web import create_app, live
 from companion.web.remote import listener_app
@@ -115,6 +115,41 @@ def test_the_long_poll_misses_nothing_and_doubles_nothing(far, monkeypatch):
         polls.close()
 
 
+def test_a_far_pages_two_channels_give_each_state_once_in_order(far):
+    """A far page holds two live channels (``play.js``); one state read by both carries
+    one id, so it is taken once, and a copy that comes late is never taken over a newer
+    state."""
+    phone = far.open()
+    page = Either(phone, "/api/mummy/stream", "post")
+    try:
+        assert _until(lambda: all(c.messages() for c in page.channels))
+        games = ["lootnrun", "crypt", "mummy", "lootnrun"]
+        for game in games:
+            _give_board(far.site, game)
+            assert _until(
+                lambda g=game: all(c.messages()[-1].get("active_game") == g for c in page.channels)
+            )
+        one, two = page.channels
+        assert one.ids == two.ids  # each state: the same id on both channels
+        stamps = [int(i.rsplit("-", 1)[1]) for i in one.ids]
+        assert stamps == sorted(set(stamps))  # later states, larger stamps
+        assert [m["active_game"] for m in page.messages()] == ["mummy", *games]
+        # The second channel's copies come late: none is taken again.
+        with two.lock:
+            two.got = [(t + 5.0, d) for t, d in two.got]
+        assert [m["active_game"] for m in page.messages()] == ["mummy", *games]
+    finally:
+        page.close()
+
+
+def test_a_late_copy_is_older_and_a_restart_is_newer():
+    assert newer("ab-10", None) == ("ab", 10)
+    assert newer("ab-10", ("ab", 10)) is None  # the same state from the other channel
+    assert newer("ab-9", ("ab", 10)) is None  # an older one that came late
+    assert newer("cd-1", ("ab", 10)) == ("cd", 1)  # the companion started again
+    assert newer("", ("ab", 10)) == ("ab", 10)  # a message without an id is taken
+
+
 def test_the_edge_limits_requests_in_flight(tmp_path):
     from tests.test_service import start
 
@@ -141,3 +176,16 @@ def test_the_edge_limits_requests_in_flight(tmp_path):
                 appliance.hub.end_streams()
     finally:
         appliance.close()
+
+
+def test_a_state_seen_again_after_another_is_newer():
+    from companion.web.stamps import RUN, Stamps
+
+    stamps = Stamps()
+    first = stamps.stamp("page", "S1")
+    assert stamps.stamp("page", "S1") == first  # the other channel, the same state
+    second, again = stamps.stamp("page", "S2"), stamps.stamp("page", "S1")
+    ids = [first, second, again]
+    assert all(i.startswith(RUN + "-") for i in ids)
+    stamps = [int(i.rsplit("-", 1)[1]) for i in ids]
+    assert stamps == sorted(set(stamps))  # three stamps, each larger

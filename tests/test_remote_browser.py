@@ -74,10 +74,13 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             page = browser.new_context(ignore_https_errors=True, viewport=PHONE).new_page()
             page.set_default_timeout(15000)
             page.set_default_navigation_timeout(NAVIGATION_MS)
+            lives: list[str] = []
+            page.on("request", lambda r: lives.append(r.url) if r.url.endswith("/live") else None)
             page.goto(opened.link)
             assert page.url == edge.url + "/mummy"
             sync_api.expect(page.locator("#guidance")).to_contain_text("turn")
             wait_until(lambda: page.evaluate("sessionStorage.getItem('companion-live')") == "post")
+            wait_until(lambda: len(lives) >= 2)  # far away: two live channels, not one
             # The table screen at home says where the mummy's player is, in words.
             screen = browser.new_context(viewport=PHONE).new_page()
             screen.goto(f"{site.base}/join/{codes['table']}")

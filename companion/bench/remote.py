@@ -3,8 +3,9 @@ tunnel provider's stand-in (``companion.tunnel.standin``: TLS, GET streams held 
 with 150 ms round trip and 2 % loss on the internet side.
 
 - put-down -> the remote mummy's screen: a seeker's figure put down on the simulated
-  board to the message on the far phone's live page (a streamed POST, as ``live.js``
-  picks behind such an edge);
+  board to the message on the far phone's live page (two streamed POSTs, as ``live.js``
+  picks behind such an edge and ``play.js`` holds far away, each message taken from
+  whichever brings it first);
 - the remote mummy's step -> the table's LEDs: the step sent through the edge to the
   LED frame that shows it;
 - a dropout: the edge cuts the far phone off; the time until the host page says it is
@@ -49,7 +50,7 @@ def bench_remote(quick: bool) -> list[Figure]:
     from companion.service.appliance import build
     from companion.service.webserver import Limits
     from companion.service.webthread import ServerThread
-    from companion.tunnel.phone import FarPhone, Messages
+    from companion.tunnel.phone import Either, FarPhone
     from companion.tunnel.standin import CLOUDFLARE, Link, StandIn
     from companion.web import create_app
     from companion.web.remote import listener_app
@@ -71,11 +72,11 @@ def bench_remote(quick: bool) -> list[Figure]:
             opened.public_url = edge.url
             phone = FarPhone(edge.url)
             phone.join(opened.link)
-            page = Messages(phone, "/api/mummy/stream", "post")
+            page = Either(phone, "/api/mummy/stream", "post")
             _wait(page.messages)
             putdowns, steps = _play(app, phone, page, count)
             page.close()
-            notice, resume = _dropout(remote, edge, phone, Messages)
+            notice, resume = _dropout(remote, edge, phone, Either)
         finally:
             edge.stop()
             app.service.close()

@@ -113,6 +113,8 @@ class Messages:
     def __init__(self, phone: FarPhone, stream: str, mode: str) -> None:
         self.phone, self.stream, self.mode = phone, stream, mode
         self.got: list[tuple[float, dict[str, Any]]] = []
+        #: Each message's SSE id (``web/stamps.py``), "" when it has none.
+        self.ids: list[str] = []
         self.cursors: list[str] = []
         self.statuses: list[int] = []
         self.lock = threading.Lock()
@@ -132,10 +134,13 @@ class Messages:
 
     def _keep(self, text: str) -> None:
         for frame in text.split("\n\n"):
-            data = [line[6:] for line in frame.split("\n") if line.startswith("data: ")]
+            lines = frame.split("\n")
+            data = [line[6:] for line in lines if line.startswith("data: ")]
             if data:
+                ids = [line[4:] for line in lines if line.startswith("id: ")]
                 with self.lock:
                     self.got.append((time.perf_counter(), json.loads("\n".join(data))))
+                    self.ids.append(ids[-1] if ids else "")
 
     def _stream(self) -> None:
         if self.mode == "sse":
@@ -184,3 +189,45 @@ def _lines(res: http.client.HTTPResponse) -> Iterator[str]:
         if not line:
             return
         yield line.decode()
+
+
+class Either:
+    """A far page's two live channels (``play.js``): each message taken from whichever
+    brings it first, never one older than the last taken (``web/stamps.py``)."""
+
+    def __init__(self, phone: FarPhone, stream: str, mode: str) -> None:
+        self.channels = (Messages(phone, stream, mode), Messages(phone, stream, mode))
+
+    @property
+    def got(self) -> list[tuple[float, dict[str, Any]]]:
+        """The messages taken, each with the time it first arrived."""
+        arrived: list[tuple[float, str, dict[str, Any]]] = []
+        for channel in self.channels:
+            with channel.lock:
+                arrived += [(t, i, d) for (t, d), i in zip(channel.got, channel.ids, strict=True)]
+        taken: list[tuple[float, dict[str, Any]]] = []
+        shown: tuple[str, int] | None = None
+        for at, ident, data in sorted(arrived, key=lambda a: a[0]):
+            stamp = newer(ident, shown)
+            if stamp is not None:
+                shown = stamp
+                taken.append((at, data))
+        return taken
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [data for _, data in self.got]
+
+    def close(self) -> None:
+        for channel in self.channels:
+            channel.close()
+
+
+def newer(ident: str, shown: tuple[str, int] | None) -> tuple[str, int] | None:
+    """The (run, stamp) of a message with SSE id ``ident`` when it is newer than
+    ``shown``, else None (as ``play.js`` decides)."""
+    run, _, stamp = ident.partition("-")
+    if not stamp.isdigit():
+        return shown or ("", 0)
+    if shown is not None and shown[0] == run and int(stamp) <= shown[1]:
+        return None
+    return run, int(stamp)

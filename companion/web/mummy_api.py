@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, session
+from flask import Blueprint, Response, abort, current_app, jsonify, request, session
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
@@ -77,6 +77,7 @@ from .payloads import (
 )
 from .remote import presence_payload, remote
 from .session import remember
+from .stamps import Stamps
 from .stream import LogDelta, Once, event, respond
 
 log = logging.getLogger(__name__)
@@ -1020,6 +1021,14 @@ def _start_game(store: Seats, table: Table, **options: Any) -> None:
     store.commit(staged[-1])
 
 
+def _stamps() -> Stamps:
+    """The app's stamps of its seats' live messages (``stamps.py``)."""
+    made: Stamps | None = current_app.extensions.get("companion.stamps")
+    if made is None:
+        made = current_app.extensions.setdefault("companion.stamps", Stamps())
+    return made
+
+
 def _live(
     make: Callable[[Published, Table], Payload],
     seat: str,
@@ -1048,7 +1057,17 @@ def _live(
     far = remote()
     seen: tuple[int, int, tuple[object, object], str | None] = (-1, -1, (None, None), None)
 
+    # Through the tunnel a page holds two channels: each message is stamped (stamps.py).
+    stamps = _stamps() if request.environ.get("companion.tunnel") else None
+    key = (id(svc), seat, lang, json.dumps(cookie, sort_keys=True, default=str))
+
     def step() -> tuple[str, bool]:
+        if stamps is None:
+            return read()
+        with stamps.lock(key):
+            return read()
+
+    def read() -> tuple[str, bool]:
         nonlocal last, seen
         if svc.closing:
             return "", False
@@ -1067,7 +1086,8 @@ def _live(
         if text == last:
             return "", True
         last = text
-        return event(delta.slim(once.slim(payload))), True
+        stamp = stamps.stamp(key, text) if stamps is not None else None
+        return event(delta.slim(once.slim(payload)), stamp), True
 
     def wait(seconds: float) -> None:
         svc.wait_for_change(seen[0], min(seconds, TABLE_POLL_S))

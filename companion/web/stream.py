@@ -142,7 +142,7 @@ class _Releasing:
             stop()
 
 
-def event(data: Any, version: int | None = None) -> str:
+def event(data: Any, version: int | str | None = None) -> str:
     head = "" if version is None else f"id: {version}\n"
     return f"{head}data: {json.dumps(data)}\n\n"
 

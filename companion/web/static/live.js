@@ -26,14 +26,17 @@ const LIVE_STALL_MS = 4000;
 const LIVE_QUIET_MS = 12000;
 const LIVE_WAYS = ["sse", "post", "poll"];
 
-// Complete messages of an event stream's text to `deliver`; the unfinished rest back.
+// Complete messages of an event stream's text to `deliver` (data, id); the unfinished
+// rest back.
 function liveFrames(text, deliver) {
   const parts = text.split("\n\n");
   const rest = parts.pop();
+  const field = (lines, name) => lines.filter(l => l.startsWith(name + ":"))
+    .map(l => l.slice(l.startsWith(name + ": ") ? name.length + 2 : name.length + 1));
   for (const part of parts) {
-    const data = part.split("\n").filter(l => l.startsWith("data:"))
-      .map(l => l.slice(l.startsWith("data: ") ? 6 : 5));
-    if (data.length) deliver(data.join("\n"));
+    const lines = part.split("\n");
+    const data = field(lines, "data");
+    if (data.length) deliver(data.join("\n"), field(lines, "id").pop() || "");
   }
   return rest;
 }
@@ -58,7 +61,7 @@ function liveStream(url, handlers) {
     pause = LIVE_FIRST_PAUSE_MS;
     if (handlers.onopen) handlers.onopen();
   };
-  const deliver = data => handlers.onmessage({data});
+  const deliver = (data, lastEventId) => handlers.onmessage({data, lastEventId});
   const refused = () => {
     if (handlers.onclosed) handlers.onclosed();
     later();

@@ -89,17 +89,40 @@ function live(role, render) {
     const box = $("offline");
     if (box) { box.hidden = ok; box.textContent = ok ? "" : UNREACHABLE; }
   };
-  const kept = {};  // the maze and the card list come in the first message only
-  const source = liveStream(`/api/${role}/stream`, {
-    onopen: () => setLink(true),
-    onmessage: ev => message(JSON.parse(ev.data)),
-    onerror: () => setLink(false),  // reconnects by itself (live.js)
-    onclosed: reloadIfRefused(`/api/${role}/state`),
-  });
-  const message = data => {
+  // A page far away holds two channels and takes each message from whichever brings it
+  // first (web/stamps.py): a piece lost on one costs TCP's retransmission time only when
+  // the other lost its copy too.  At the table: one.
+  const channels = document.body.dataset.far === "1" ? 2 : 1;
+  const up = [];
+  const sources = [];
+  for (let i = 0; i < channels; i++) {
+    const kept = {};  // the maze and the card list come in a channel's first message only
+    up.push(false);
+    const linked = ok => { up[i] = ok; setLink(up.some(Boolean)); };
+    sources.push(liveStream(`/api/${role}/stream`, {
+      onopen: () => linked(true),
+      onmessage: ev => { linked(true); take(kept, JSON.parse(ev.data), ev.lastEventId); },
+      onerror: () => linked(false),  // reconnects by itself (live.js)
+      onclosed: reloadIfRefused(`/api/${role}/state`),
+    }));
+  }
+  const source = {close() { sources.forEach(s => s.close()); }};
+  let shown = null;  // [run, stamp] of the message rendered last
+  const newer = id => {
+    const m = /^(\w+)-(\d+)$/.exec(id || "");
+    if (!m) return true;
+    const [run, stamp] = [m[1], Number(m[2])];
+    if (shown && shown[0] === run && stamp <= shown[1]) return false;
+    shown = [run, stamp];
+    return true;
+  };
+  const take = (kept, data, id) => {
     if (data.stale) { source.close(); location.reload(); return; }
     keep(kept, data);
-    setLink(true);
+    if (channels > 1 && !newer(id)) return;
+    message(data);
+  };
+  const message = data => {
     if (typeof narrator !== "undefined") narrator.follow(data.log);  // narrator.js, if the page has it
     if (typeof narrator !== "undefined") narrator.news(data.crossings);
     renderCrossings(data.crossings);
