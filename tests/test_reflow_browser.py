@@ -99,3 +99,47 @@ def test_every_page_reflows_at_320_px_and_200_percent_text(site, browser) -> Non
                 found[f"{name} at {tag}"] = result
             page.context.close()
     assert not found, json.dumps(found, indent=1)
+
+
+#: The centres of the "now" bar's visible controls (buttons of the dice, the step pad, the
+#: actions) on the page, as x in CSS px.
+CONTROLS_X = """() => [...document.querySelectorAll('#controls button')]
+  .filter(b => !b.closest('[hidden]') && b.getBoundingClientRect().width)
+  .map(b => { const r = b.getBoundingClientRect(); return r.left + r.width / 2; })"""
+
+
+def test_the_left_hand_layout_puts_the_controls_on_the_left_at_390_px(site, browser) -> None:
+    """A per-device switch in the header (remembered like the screen-reader mode) puts
+    the mummy's step pad and buttons on the left half of a 390 px phone, with nothing
+    scrolling sideways; without it the buttons span the width."""
+    from companion.games.mummy.state import Phase
+    from companion.service.autoplay import play_on
+
+    appliance, url = site
+    expect = sync_api.expect
+    host = device(browser)
+    host.goto(url + "/host")
+    if host.get_by_role("button", name="Start the game").count():
+        host.get_by_role("button", name="Start the game").click()
+    expect(host.locator("#seats li").first).to_be_visible()
+    code = host.locator('#seats li[data-seat="mummy"] .code').inner_text()
+    put_board_right(appliance)
+    play_on(appliance, until=lambda: appliance.service.game.current.phase is Phase.MUMMY_MOVING)
+    page = device(browser, 390, 844)
+    page.goto(f"{url}/join/{code}")
+    page.locator("#join").click()
+    expect(page.locator("#actions button").first).to_be_visible()
+    switch = page.locator("#left-hand")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    assert max(page.evaluate(CONTROLS_X)) > 195, "the buttons span the width by default"
+    switch.click()
+    for _ in range(2):  # switched, then remembered on the device after a reload
+        expect(page.locator("#left-hand")).to_have_attribute("aria-pressed", "true")
+        xs = page.evaluate(CONTROLS_X)
+        assert xs and max(xs) < 195, xs
+        result = reflows(page)
+        assert result["page"] <= 0 and not result["out"], result
+        page.reload()
+        expect(page.locator("#actions button").first).to_be_visible()
+    page.context.close()
+    host.context.close()
