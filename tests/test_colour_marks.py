@@ -53,3 +53,36 @@ def test_every_pair_of_marks_is_apart_by_colour_or_shape() -> None:
             )
             if distance < APART:
                 assert shapes[a] != shapes[b], (deficiency, a, b, distance)
+
+
+def test_a_treasure_colour_has_the_same_shape_on_the_pages_and_the_printed_maze() -> None:
+    from companion.hardware.icons import FAMILIES
+
+    shapes = table("SHAPES")
+    assert {c.value: f.badge for c, f in FAMILIES.items()} == {
+        c.value: shapes[c.value] for c in FAMILIES
+    }
+
+
+def test_the_printed_treasures_are_apart_by_colour_or_badge_and_each_has_its_own_icon(
+    default_maze,
+) -> None:
+    """The printed maze's badges (icons.py FAMILIES) under the same three simulations,
+    and every treasure's icon (badge and glyph) its own."""
+    from companion.hardware.icons import FAMILIES, assign_glyphs, shape_id
+
+    for deficiency in DEFICIENCIES:
+        for a, b in itertools.combinations(FAMILIES, 2):
+            distance = colorspacious.deltaE(
+                seen(rgb(FAMILIES[a].fill), deficiency),
+                seen(rgb(FAMILIES[b].fill), deficiency),
+                input_space="CAM02-UCS",
+            )
+            if distance < APART:
+                assert FAMILIES[a].badge != FAMILIES[b].badge, (deficiency, a, b, distance)
+    treasures = default_maze.treasures
+    ids = [
+        shape_id(t.colour, name)
+        for t, (name, _) in zip(treasures, assign_glyphs(treasures), strict=True)
+    ]
+    assert len(set(ids)) == len(treasures) == 23

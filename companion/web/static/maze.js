@@ -11,8 +11,9 @@ const COLOURS = {red: "#d33", blue: "#36c", white: "#eee", green: "#3a3", yellow
 
 // Colour is never the only sign: each colour has its own shape too, on the treasures'
 // marks, the figures and the players' rows (tests/test_colour_marks.py checks the pairs
-// under simulated colour blindness).
-const SHAPES = {red: "circle", blue: "square", white: "triangle", green: "diamond", yellow: "hexagon",
+// under simulated colour blindness); a treasure colour's shape is its badge on the printed
+// maze (companion/hardware/icons.py FAMILIES), so page and board agree.
+const SHAPES = {red: "circle", blue: "square", white: "hexagon", green: "triangle", yellow: "diamond",
                 turquoise: "pentagon", violet: "star"};
 
 // A colour's shape of radius r around (cx, cy) in the SVG `parent`.
