@@ -175,6 +175,8 @@ def test_every_page_passes_axe_core_in_both_languages(site, browser) -> None:
     blue = pages["seeker1"]
     blue.goto(f"{url}/join/{codes['seeker0']}")
     blue.locator("#add").click()
+    blue.wait_for_url("**/seeker")  # the form's own redirect, before the check opens /seeker
+    blue.locator("#cover-tap").wait_for()
     axe.check("seeker: the cover of a passed phone", blue, "#cover-tap", "/seeker")
     axe.report()
 
