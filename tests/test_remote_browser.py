@@ -80,7 +80,9 @@ def test_a_whole_game_with_the_mummy_far_away(tmp_path: Path, provider: str) -> 
             assert page.url == edge.url + "/mummy"
             sync_api.expect(page.locator("#guidance")).to_contain_text("turn")
             wait_until(lambda: page.evaluate("sessionStorage.getItem('companion-live')") == "post")
-            wait_until(lambda: len(lives) >= 2)  # far away: two live channels, not one
+            # Far away: two live channels, not one (the evaluate lets Playwright hand over
+            # its request events, which it does only while it waits on the page).
+            wait_until(lambda: page.evaluate("0") == 0 and len(lives) >= 2, timeout=30)
             # The table screen at home says where the mummy's player is, in words.
             screen = browser.new_context(viewport=PHONE).new_page()
             screen.goto(f"{site.base}/join/{codes['table']}")
