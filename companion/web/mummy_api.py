@@ -1064,7 +1064,7 @@ def _live(
     def step() -> tuple[str, bool]:
         if stamps is None:
             return read()
-        with stamps.lock(key):
+        with stamps.lock:
             return read()
 
     def read() -> tuple[str, bool]:

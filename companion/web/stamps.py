@@ -30,32 +30,21 @@ class Stamps:
     """Per page key: the last text sent by any of its channels and its stamp."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._locks: OrderedDict[Hashable, threading.Lock] = OrderedDict()
+        #: Held while a channel reads the state and stamps it, so the stamps' order is
+        #: the order in which the state was read (only pages through the tunnel take it).
+        self.lock = threading.Lock()
         self._last: OrderedDict[Hashable, tuple[str, int]] = OrderedDict()
 
-    def lock(self, key: Hashable) -> threading.Lock:
-        """Held while a channel reads the state and stamps it, so the stamps' order is
-        the order in which the state was read."""
-        with self._lock:
-            made = self._locks.get(key)
-            if made is None:
-                made = self._locks[key] = threading.Lock()
-                while len(self._locks) > KEPT:
-                    self._locks.popitem(last=False)
-            self._locks.move_to_end(key)
-            return made
-
     def stamp(self, key: Hashable, text: str) -> str:
-        """The id of ``text`` read now: the last one's again when it is the same text."""
-        with self._lock:
-            last = self._last.get(key)
-            if last is not None and last[0] == text:
-                return f"{RUN}-{last[1]}"
-            now = time.time_ns() // 1000
-            stamp = max(now, last[1] + 1) if last is not None else now
-            self._last[key] = (text, stamp)
-            self._last.move_to_end(key)
-            while len(self._last) > KEPT:
-                self._last.popitem(last=False)
-            return f"{RUN}-{stamp}"
+        """The id of ``text`` read now (under ``lock``): the last one's again when it is
+        the same text."""
+        last = self._last.get(key)
+        if last is not None and last[0] == text:
+            return f"{RUN}-{last[1]}"
+        now = time.time_ns() // 1000
+        stamp = max(now, last[1] + 1) if last is not None else now
+        self._last[key] = (text, stamp)
+        self._last.move_to_end(key)
+        while len(self._last) > KEPT:
+            self._last.popitem(last=False)
+        return f"{RUN}-{stamp}"
