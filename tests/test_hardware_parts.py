@@ -7,6 +7,7 @@ part's datasheet, is traced through the STL: in air from end to end, every bend 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from companion.board.config import BoardConfig
 from companion.cli import main
 from companion.games.mummy.maze import Maze
+from companion.games.mummy.state import FigureColour
 from companion.hardware.build import reference_config
 from companion.hardware.builds import HALL, MDSR_10, REED, STACK
 from companion.hardware.drawing import Circle, Group, Rect, iter_items
@@ -35,6 +37,7 @@ from companion.hardware.parts import (
     PIECE_FEATURES,
     PIECE_SIZE_MM,
     PIXEL_POCKET_MM,
+    SEEKER_MARK_MM,
     SENSOR_CHANNEL_MM,
     SENSOR_KEYS,
     SLOT_MM,
@@ -49,12 +52,14 @@ from companion.hardware.parts import (
 )
 from companion.hardware.placement import PIXEL_OFFSET_MM, TURN_X_MM, Place, places
 from companion.hardware.probe import Probe, blocked
+from companion.hardware.seekers import SEEKER_MARKS
 from companion.hardware.sheets import maze_sheet
 from companion.hardware.wires import LED_WIRE
 
 np = pytest.importorskip("numpy")
 trimesh = pytest.importorskip("trimesh")
 pytest.importorskip("manifold3d")
+from manifold3d import CrossSection, JoinType, Manifold, Mesh  # noqa: E402
 
 BED = 220.0
 #: The recommended builds (companion/hardware/builds.py) as the parts must hold them:
@@ -133,6 +138,10 @@ def test_every_part_is_a_closed_manifold_solid(reed: dict[str, trimesh.Trimesh])
         "carrier-reed-grid-r2c1.stl",
         "carrier-reed-grid-r2c2.stl",
         "carrier-reed-sarcophagus.stl",
+        "figure-base-6x3-blue.stl",
+        "figure-base-6x3-red.stl",
+        "figure-base-6x3-turquoise.stl",
+        "figure-base-6x3-violet.stl",
         "figure-base-6x3.stl",
         "test-jig-reed.stl",
         "test-piece.stl",
@@ -410,6 +419,82 @@ def test_the_figure_base_holds_the_magnet_at_the_assumed_height(
     assert crossings(base, BASE_DIAMETER_MM / 2 + 0.1, 0.0) == []
     # Magnet underside to the reed's top: base floor + cover and print + the carrier's.
     assert floor + STACK.cover_mm + STACK.print_mm + REED_TOP == pytest.approx(REED.depth_mm)
+
+
+SEEKER_BASES = {s: f"figure-base-6x3-{s.value}.stl" for s in FigureColour}
+
+
+def _section(mesh: trimesh.Trimesh, z: float) -> CrossSection:
+    """The STL's plastic at height ``z`` (mm above the bed), seen from above."""
+    solid = Manifold(
+        Mesh(
+            vert_properties=np.asarray(mesh.vertices, dtype=np.float32),
+            tri_verts=np.asarray(mesh.faces, dtype=np.uint32),
+        )
+    )
+    assert solid.status().name == "NoError"
+    return solid.slice(z)
+
+
+def test_each_seekers_base_holds_the_magnet_as_the_plain_base_does(
+    reed: dict[str, trimesh.Trimesh],
+) -> None:
+    """The marks change neither the magnet's pocket nor the floor under it, and no base
+    grows past the 20 mm the neighbours' clearances assume."""
+    floor = STACK.figure_floor_mm
+    d, h = verified_build("reed").magnet_mm
+    _, raised = SEEKER_MARK_MM
+    for seeker, name in SEEKER_BASES.items():
+        base = reed[name]
+        (x0, y0, z0), (x1, y1, z1) = base.bounds
+        assert max(-x0, -y0, x1, y1) <= BASE_DIAMETER_MM / 2 + 0.01, name
+        assert (z0, z1) == pytest.approx((0.0, floor + h + raised), abs=0.01), name
+        assert crossings(base, 0.0, 0.0) == pytest.approx([0.0, floor]), name
+        assert crossings(base, -(d / 2 + 0.15), 0.0) == pytest.approx([0.0, floor]), name
+        assert crossings(base, -(d / 2 + 0.25), 0.0) == pytest.approx([0.0, floor + h]), name
+        # The underside is flat everywhere inside the notches: it stands as the plain one.
+        for k in range(0, 360, 15):
+            for r in (2.0, 5.0, 8.5):
+                a = math.radians(k)
+                hits = crossings(base, r * math.cos(a), r * math.sin(a))
+                assert hits[0] == pytest.approx(0.0), (seeker, k, r)
+
+
+def test_the_seekers_bases_differ_by_a_raised_mark_and_notches_a_finger_counts(
+    reed: dict[str, trimesh.Trimesh],
+) -> None:
+    """Read from the STL files: each base's raised letter and shape (sliced in the middle
+    of their height) differs from every other's by more than a 3 mm stroke, every
+    stroke is at least one 0.8 mm line wide (an opening by 0.4 mm keeps every piece and
+    most of it: only corners and a star's tips round off) and no gap is narrower, the
+    raised mark stays in the
+    ring between the figure's foot (10 mm) and the rim, and the rim has the seeker's
+    count of notches (1 to 4)."""
+    floor = STACK.figure_floor_mm
+    _, h = verified_build("reed").magnet_mm
+    width, raised = SEEKER_MARK_MM
+    assert width >= 0.8 and raised >= 0.6
+    marks = {s: _section(reed[n], floor + h + raised / 2) for s, n in SEEKER_BASES.items()}
+    for a, b in itertools.combinations(FigureColour, 2):
+        apart = (marks[a] - marks[b]).area() + (marks[b] - marks[a]).area()
+        assert apart > width * 3.0, (a, b, apart)
+    foot = CrossSection.circle(5.0, 64)
+    for seeker, mark in marks.items():
+        assert (mark ^ foot).area() == pytest.approx(0.0, abs=1e-6), seeker
+        opened = mark.offset(-0.4, JoinType.Round).offset(0.4, JoinType.Round)
+        pieces, kept = mark.decompose(), opened.decompose()
+        assert len(kept) == len(pieces) == 2, seeker  # the letter (R and B: one piece) and shape
+        assert opened.area() >= 0.8 * mark.area(), seeker
+        # The counters of R and B stay open: no gap narrower than a 0.8 mm line.
+        closed = mark.offset(0.4, JoinType.Round).offset(-0.4, JoinType.Round)
+        assert closed.num_contour() == mark.num_contour(), seeker
+    for seeker, name in SEEKER_BASES.items():
+        body = _section(reed[name], floor / 2)
+        rim = CrossSection.circle(BASE_DIAMETER_MM / 2 - 0.01, 4 * 96) - CrossSection.circle(
+            BASE_DIAMETER_MM / 2 - 0.5, 96
+        )
+        notches = [n for n in (rim - body).decompose() if n.area() > 0.1]
+        assert len(notches) == SEEKER_MARKS[seeker].notches, seeker
 
 
 def test_the_jig_marks_the_centre_the_tolerance_and_the_neighbours(

@@ -11,6 +11,7 @@ compared byte for byte with what the generators produce now.
 - ``tiling``: page sizes, and tiles with alignment marks for sheets larger than a page.
 - ``sheets``, ``crypt_overlay``, ``track_legend``: the three printable sheets.
 - ``icons``: the 23 treasure icons, a shape family per colour and a glyph per treasure.
+- ``seekers``: each seeker's letter, shape and notches (the maze's legend, the bases).
 - ``wiring``: wiring tables and the power budget; ``diagram``: the wiring diagram.
 - ``placement``: where each position's sensor and pixel lie (the sheets and the parts).
 - ``parts``: the printable 3D parts (STL), made on demand, not committed.

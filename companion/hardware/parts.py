@@ -11,7 +11,9 @@ this writes binary STL files for a 3D printer:
   for the LED chain's jumpers from pixel to pixel, and a wire hole where a row's supply
   or a long jump comes up from below;
 - **a figure base** with its magnet pocket, so the magnet's underside sits exactly
-  the figure base's floor (``builds.STACK``) above the board;
+  the figure base's floor (``builds.STACK``) above the board: a plain one, and one per
+  seeker with its mark (``seekers.py``: the letter and shape raised on the top, its
+  count of notches in the rim), so no one needs the colour to tell the figures apart;
 - **a 3 x 3 test jig**: nine cells of the carrier, with a ring where a figure base
   stands centred on each cell, round dimples (labelled "5") where its edge goes when
   it stands ``tolerance`` mm off-centre and slots (labelled "W") where the magnet
@@ -43,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.board.config import BoardConfig, load_config
 from companion.games.mummy.maze import Direction, Maze
+from companion.games.mummy.state import FigureColour
 from companion.inputs import Number, given_path
 from companion.mazes import load_maze
 
@@ -63,6 +66,7 @@ from .placement import (
     places,
     room_layout,
 )
+from .seekers import LETTER_STROKES, SEEKER_MARKS, outline
 from .wires import LED_WIRE, side_by_side_mm
 
 if TYPE_CHECKING:
@@ -71,6 +75,21 @@ if TYPE_CHECKING:
 #: A figure base's diameter (mm): a figure 5 mm off-centre stays on its 25 mm cell's
 #: side of the neighbours' bases.
 BASE_DIAMETER_MM = 20.0
+#: A seeker's mark on its figure base (``seekers.py``): the raised letter's stroke width
+#: and the height of the letter and shape above the top (at least 0.8 and 0.6 mm, two
+#: lines of a 0.4 mm nozzle, three 0.2 mm layers); the letter's height and width
+#: without its strokes' round ends (its counters stay 0.9 mm open); the distance of the
+#: letter's and the shape's centres from the base's centre; the shape's size (a
+#: circle's radius); the rim's notches (width, depth) and the angle between them (mm,
+#: degrees).  The figure's foot, up to 10 mm across, is glued over the magnet between
+#: the letter and the shape.
+SEEKER_MARK_MM = (0.9, 0.6)
+LETTER_HEIGHT_MM = 3.6
+LETTER_WIDTH_MM = 2.8
+MARK_RADIUS_MM = 7.4
+SHAPE_R_MM = 2.2
+NOTCH_MM = (1.2, 1.0)
+NOTCH_STEP_DEG = 30.0
 #: Plastic under the deepest blind feature (mm).
 FLOOR_MM = 1.5
 #: Play around a part in its hole or pocket (mm, on each side): the glass in its bore,
@@ -644,10 +663,46 @@ def carrier_tile(build: SensorBuild, holes: Sequence[Hole], tile: Tile) -> Manif
     return _cut(body, [h for h in holes if _overlaps(h, tile)], height)
 
 
-def figure_base(build: SensorBuild) -> Manifold:
+def _stroke(
+    a: tuple[float, float], b: tuple[float, float], width: float, steps: int = 8
+) -> list[tuple[float, float]]:
+    """A stroke from ``a`` to ``b``, ``width`` wide with round ends (a nozzle's line),
+    counter-clockwise, so the strokes of a letter meet smoothly."""
+    heading = math.atan2(b[1] - a[1], b[0] - a[0])
+    r = width / 2
+    points = []
+    for end, start in ((b, heading - math.pi / 2), (a, heading + math.pi / 2)):
+        for i in range(steps + 1):
+            angle = start + math.pi * i / steps
+            points.append((end[0] + r * math.cos(angle), end[1] + r * math.sin(angle)))
+    return points
+
+
+def seeker_mark_outline(seeker: FigureColour) -> list[list[tuple[float, float]]]:
+    """The raised mark on ``seeker``'s figure base, seen from above (mm, x east, y north
+    from the base's centre): its letter upright in front (south, read from the table's
+    edge) and its shape behind (north), both in the ring between the magnet's pocket
+    and the rim, where the figure's foot leaves the top free."""
+    mark = SEEKER_MARKS[seeker]
+    width, _ = SEEKER_MARK_MM
+    k = LETTER_HEIGHT_MM / 6
+    kx = LETTER_WIDTH_MM / 4
+    x0, y0 = -2 * kx, -MARK_RADIUS_MM - 3 * k
+    contours = [
+        _stroke((x0 + ax * kx, y0 + ay * k), (x0 + bx * kx, y0 + by * k), width)
+        for stroke in LETTER_STROKES[mark.letter]
+        for (ax, ay), (bx, by) in pairwise(stroke)
+    ]
+    contours.append([(x, y + MARK_RADIUS_MM) for x, y in outline(mark.shape, SHAPE_R_MM)])
+    return contours
+
+
+def figure_base(build: SensorBuild, seeker: FigureColour | None = None) -> Manifold:
     """A figure base: a disc with the magnet's pocket open at the top, its floor
-    ``build.floor_mm`` thick, so the magnet's underside sits that high."""
-    from manifold3d import Manifold
+    ``build.floor_mm`` thick, so the magnet's underside sits that high.  A seeker's base
+    carries its mark (``seekers.py``): its letter and shape raised on the top, and its
+    count of notches in the rim, east, where a finger finds them."""
+    from manifold3d import CrossSection, Manifold, OpType
 
     diameter, height = build.magnet_mm
     floor = build.floor_mm
@@ -655,7 +710,19 @@ def figure_base(build: SensorBuild) -> Manifold:
     disc = Manifold.cylinder(total, BASE_DIAMETER_MM / 2, BASE_DIAMETER_MM / 2, 2 * SEGMENTS)
     r = diameter / 2 + FIT_MM
     pocket = Manifold.cylinder(height + 1.0, r, r, 2 * SEGMENTS).translate((0, 0, floor))
-    return disc - pocket
+    base = disc - pocket
+    if seeker is None:
+        return base
+    _, raised = SEEKER_MARK_MM
+    mark = CrossSection(seeker_mark_outline(seeker)).extrude(raised).translate((0, 0, total))
+    width, depth = NOTCH_MM
+    notches = []
+    count = SEEKER_MARKS[seeker].notches
+    for i in range(count):
+        angle = (i - (count - 1) / 2) * NOTCH_STEP_DEG
+        cut = Manifold.cube((2 * depth, width, total + 2.0), True)
+        notches.append(cut.translate((BASE_DIAMETER_MM / 2, 0, total / 2)).rotate((0, 0, angle)))
+    return Manifold.batch_boolean([base + mark, *notches], OpType.Subtract)
 
 
 def jig_places(pitch: float) -> list[Place]:
@@ -900,8 +967,22 @@ def parts(
             )
     if only in ("all", "base"):
         d, h = build.magnet_mm
-        what = f"figure base for a {d:g} x {h:g} mm magnet, {build.floor_mm:g} mm above the board"
+        what = (
+            f"plain figure base for a {d:g} x {h:g} mm magnet, {build.floor_mm:g} mm above "
+            "the board (Into the Crypt's meeples)"
+        )
         result.append(Part(f"figure-base-{d:g}x{h:g}.stl", what, figure_base(build)))
+        for seeker in FigureColour:
+            mark = SEEKER_MARKS[seeker]
+            notches = f"{mark.notches} notch" + ("es" if mark.notches > 1 else "")
+            result.append(
+                Part(
+                    f"figure-base-{d:g}x{h:g}-{seeker.value}.stl",
+                    f"{seeker.value} seeker's figure base: raised {mark.letter} and "
+                    f"{mark.shape}, {notches} in the rim",
+                    figure_base(build, seeker),
+                )
+            )
     if only in ("all", "jig"):
         what = f"3 x 3 test jig, {build.name} at {build.depth_mm:g} mm"
         result.append(Part(f"test-jig-{build.sensor}.stl", what, jig(build, pitch)))
