@@ -381,7 +381,7 @@ def test_maze_render_command_writes_svg_and_pdf(
 ) -> None:
     svg, pdf = tmp_path / "maze.svg", tmp_path / "maze.pdf"
     assert main(["maze", "render", "--out", str(svg), "--out", str(pdf), "--page", "a4"]) == 0
-    assert "320 x 412 mm" in capsys.readouterr().out
+    assert "320 x 420 mm" in capsys.readouterr().out
     # Without --config the built-in board is reference design 1.
     assert svg.read_text() == to_svg(maze_sheet(default_maze, ref1))
     assert len(pdf_pages(pdf.read_bytes())) == 4

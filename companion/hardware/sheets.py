@@ -9,7 +9,9 @@
   their openings in the outer wall, with as many slots as the config has pads;
 - the 23 treasures as icons whose badge shape tells the colour and whose glyph tells
   the treasure (``icons.py``), with the title of the treasure's mission card;
-- a title, a legend of the badge shapes, and a 100 mm bar to check the print's scale.
+- a title, a legend of the badge shapes and of the seekers' letters, shapes and colours
+  (``seekers.py``: what the pages and the figure bases show), and a 100 mm bar to check
+  the print's scale.
 
 With ``assembly=True`` a layer on top marks each position's sensor (centre of the
 cell), its pixel (beside it, where ``placement`` puts it), the sensor index with its
@@ -24,6 +26,7 @@ from itertools import pairwise
 
 from companion.board.config import BoardConfig
 from companion.games.mummy.maze import Colour, Direction, Maze, column_letter
+from companion.games.mummy.state import FigureColour
 
 from .drawing import (
     INK,
@@ -54,13 +57,15 @@ from .placement import (
     room_layout,
     slot_centres,
 )
+from .seekers import SEEKER_MARKS, seeker_badge
 from .wiring import sensor_wires
 
 __all__ = ["MARGIN", "SheetError", "assembly_layer", "maze_sheet", "room_layout", "slot_centres"]
 
 MARGIN = 10.0
 TITLE_HEIGHT = 18.0
-LEGEND_HEIGHT = 24.0
+LEGEND_HEIGHT = 32.0
+NOTE_LINE = 3.0  # the assembly note's line spacing under the legend
 SENSOR_COLOUR = "#b0006e"
 LED_COLOUR = "#0062a8"
 GRID_STYLE = Style(stroke="#c4c4c4", width=0.2)
@@ -314,8 +319,44 @@ def _harness_holes(config: BoardConfig, centres: dict[int, tuple[float, float]])
     return items
 
 
+def _seeker_legend(x: float, y: float) -> list[Item]:
+    """The seekers without their colours: each figure's shape and letter (as the pages
+    draw them) with its colour's name and its figure base's notches."""
+    title = "Seekers (the figure bases: raised letter and shape, notches in the rim):"
+    items: list[Item] = [Text(x, y + 3.0, title, 2.8, bold=True)]
+    bx = x
+    for seeker in FigureColour:
+        mark = SEEKER_MARKS[seeker]
+        notches = f"{mark.notches} notch" + ("es" if mark.notches > 1 else "")
+        label = f"{mark.letter} {seeker.value}: {mark.shape}, {notches}"
+        items.append(seeker_badge(seeker, bx + 3.5, y + 9.0, 3.0))
+        items.append(Text(bx + 8.5, y + 10.0, label, 2.6))
+        bx += 12.0 + text_width(label, 2.6)
+    return items
+
+
+def _assembly_note(config: BoardConfig, width: float) -> list[str]:
+    """What the assembly layer's marks mean, in lines ``width`` mm long."""
+    wire_text = {
+        "shift_register": "second line: 74HC165 chip and input (U3 E)",
+        "matrix": "second line: matrix row and column (R2 C7)",
+        "serial": "second line: the Pico's matrix row and column (R2 C7)",
+        "gpio": "second line: the GPIO pin",
+    }[config.sensors.backend]
+    return wrap(
+        f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
+        "square = pixel (L = pixel index), inside the outline of its piece: 16.7 x 10 mm "
+        "cut from a 60/m strip, along the row, or a 10 mm round board (dotted); "
+        "the blue arrows follow the LED data chain from pixel 0; a dashed circle "
+        "is a harness's 10 mm hole through the base board.",
+        2.4,
+        width,
+    )
+
+
 def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfig) -> list[Item]:
-    """Badge shapes, the scale bar and (with the assembly layer) what its marks mean."""
+    """Badge shapes, the seekers' marks, the scale bar and (with the assembly layer) what
+    its marks mean."""
     items: list[Item] = []
     items.append(Text(x, y + 3.0, "Treasures: the badge shape gives the colour.", 2.8, bold=True))
     bx = x
@@ -326,6 +367,7 @@ def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfi
         label = f"{colour.value}: {family.badge}"
         items.append(Text(bx + 8.5, y + 10.0, label, 2.6))
         bx += 12.0 + text_width(label, 2.6)
+    items += _seeker_legend(x, y + 14.0)
     # Scale bar: 100 mm with a tick every 10 mm, at the right.
     bar_x = x + width - 100.0
     bar_y = y + 8.0
@@ -337,26 +379,8 @@ def _legend(x: float, y: float, width: float, assembly: bool, config: BoardConfi
     items.append(
         Text(bar_x + 50.0, bar_y + 5.2, "Printed at 100 % this bar is 100 mm long.", 2.4, "middle")
     )
-    if assembly:
-        wire_text = {
-            "shift_register": "second line: 74HC165 chip and input (U3 E)",
-            "matrix": "second line: matrix row and column (R2 C7)",
-            "serial": "second line: the Pico's matrix row and column (R2 C7)",
-            "gpio": "second line: the GPIO pin",
-        }[config.sensors.backend]
-        items.append(
-            Text(
-                x,
-                y + 18.5,
-                f"Assembly layer: circle = sensor (S = sensor index, {wire_text}); "
-                "square = pixel (L = pixel index), inside the outline of its piece: 16.7 x 10 mm "
-                "cut from a 60/m strip, along the row, or a 10 mm round board (dotted); "
-                "the blue arrows follow the LED data chain from pixel 0; a dashed circle "
-                "is a harness's 10 mm hole through the base board.",
-                2.4,
-                fill="#333333",
-            )
-        )
+    for i, line in enumerate(_assembly_note(config, width) if assembly else []):
+        items.append(Text(x, y + 29.0 + i * NOTE_LINE, line, 2.4, fill="#333333"))
     return items
 
 
@@ -376,6 +400,8 @@ def maze_sheet(maze: Maze, config: BoardConfig, *, assembly: bool = False) -> Dr
     south = p if Direction.SOUTH in sides else 0.0
     width = 2 * MARGIN + west + maze.width * p + east
     height = MARGIN + TITLE_HEIGHT + north + maze.height * p + south + LEGEND_HEIGHT + MARGIN
+    if assembly:
+        height += len(_assembly_note(config, width - 2 * MARGIN)) * NOTE_LINE
     geo = Geometry(MARGIN + west, MARGIN + TITLE_HEIGHT + north, p, maze.width, maze.height)
     wall = max(1.0, 0.07 * p)
 
