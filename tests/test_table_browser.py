@@ -271,3 +271,39 @@ def test_a_new_game_with_real_cards_clears_the_old_one_from_every_page(
     expect(mummy.locator("#log li")).to_have_count(0)
     expect(mummy.locator(".maze .mummy-piece")).to_have_count(0)
     assert mummy.locator("#dice-out").inner_text() == ""
+
+
+def test_each_treasure_shows_its_own_symbol_on_the_maze_and_the_cards(
+    seats: dict[str, Any],
+) -> None:
+    """Colour is never the only sign: every treasure on the seeker's maze and in her hand
+    is its colour's shape with its own symbol drawn inside (the sprite loaded)."""
+    page = seats["seeker0"]
+    sync_api.expect(page.locator("#hand .treasure-icon").first).to_be_visible()
+    script = """sel => [...document.querySelectorAll(sel)].map(g => {
+        const use = g.querySelector('use');
+        return {symbol: g.dataset.symbol, shape: g.dataset.shape,
+                drawn: use ? use.getBoundingClientRect().width : 0}; })"""
+    on_maze = page.evaluate(script, "#board .treasure")
+    assert len(on_maze) == 23
+    assert len({(m["shape"], m["symbol"]) for m in on_maze}) == 23
+    assert len({m["symbol"] for m in on_maze}) == 23
+    in_hand = page.evaluate(script, "#hand .treasure")
+    assert in_hand
+    symbols_in_hand = [h["symbol"] for h in in_hand]
+    assert len(set(symbols_in_hand)) == len(in_hand)
+    assert set(symbols_in_hand) <= {m["symbol"] for m in on_maze}
+    # Drawn, not only named: the sprite's glyph paints pixels inside each mark.
+    painted = page.evaluate(
+        """() => [...document.querySelectorAll('#hand .treasure use')].map(u => {
+            const s = u.getBBox(); return s.width * s.height; })"""
+    )
+    assert painted and all(area > 0 for area in painted), painted
+    missing = page.evaluate(
+        """() => { const u = document.querySelector('#hand .treasure use').cloneNode();
+            u.setAttribute('href', u.getAttribute('href').replace(/#.*/, '#no-such'));
+            document.querySelector('#hand .treasure').append(u);
+            const s = u.getBBox(); u.remove(); return s.width * s.height; }"""
+    )
+    assert missing == 0  # a symbol the sprite lacks would paint nothing
+    shot(page, "treasure-symbols")

@@ -316,6 +316,14 @@ def _svg_item(item: Item, indent: str, out: list[str]) -> None:
         out.append(f"{indent}</g>")
 
 
+def svg_lines(items: Iterable[Item], indent: str = "") -> list[str]:
+    """SVG elements for ``items``, one line each (for a document of one's own)."""
+    out: list[str] = []
+    for item in items:
+        _svg_item(item, indent, out)
+    return out
+
+
 def to_svg(drawing: Drawing) -> str:
     """The drawing as a standalone SVG document at true scale (user unit = 1 mm)."""
     w, h = num(drawing.width), num(drawing.height)

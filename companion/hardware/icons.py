@@ -29,6 +29,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from companion.games.mummy import symbols
 from companion.games.mummy.maze import Colour, Treasure
 
 from .drawing import (
@@ -482,7 +483,7 @@ def crook_and_flail(ink: str, paper: str) -> list[Item]:
     ]
 
 
-#: Drawn glyphs, found by a word of the treasure's name (first match wins).
+#: Drawn glyphs, by the word of a treasure's name that finds them (``symbols.WORDS``).
 GLYPHS: dict[str, Glyph] = {
     "scarab": scarab,
     "sun disk": sun_disk,
@@ -510,9 +511,11 @@ GLYPHS: dict[str, Glyph] = {
 }
 
 
-def _abstract(index: int) -> tuple[str, Glyph]:
-    """The ``index``-th abstract glyph: rings of 2, 3, ... dots, then polygons."""
-    kind, n = ("dots", index + 2) if index % 2 == 0 else ("polygon", index // 2 + 3)
+def _abstract(name: str) -> Glyph:
+    """An abstract glyph by its symbol's name: ``dots-N`` (a ring of N dots) or
+    ``polygon-N`` (an N-gon with a hole)."""
+    kind, _, count = name.partition("-")
+    n = int(count)
 
     def draw(ink: str, paper: str) -> list[Item]:
         if kind == "polygon":
@@ -523,29 +526,18 @@ def _abstract(index: int) -> tuple[str, Glyph]:
             items.append(Circle(0.55 * math.cos(a), 0.55 * math.sin(a), 0.17, _f(ink)))
         return items
 
-    return f"{kind}-{n}", draw
+    return draw
+
+
+def glyph(name: str) -> Glyph:
+    """The glyph of a symbol's name (``symbols.symbol_names``)."""
+    drawn = {symbols.drawn(word): draw for word, draw in GLYPHS.items()}
+    return drawn[name] if name in drawn else _abstract(name)
 
 
 def assign_glyphs(treasures: Sequence[Treasure]) -> list[tuple[str, Glyph]]:
-    """A distinct (name, glyph) for each treasure, in order."""
-    used: set[str] = set()
-    chosen: list[tuple[str, Glyph] | None] = []
-    for treasure in treasures:
-        name = treasure.name.lower()
-        match = next((key for key in GLYPHS if key in name and key not in used), None)
-        if match is None:
-            chosen.append(None)
-            continue
-        used.add(match)
-        chosen.append((match.replace(" ", "-"), GLYPHS[match]))
-    spare = 0
-    result = []
-    for entry in chosen:
-        if entry is None:
-            entry = _abstract(spare)
-            spare += 1
-        result.append(entry)
-    return result
+    """A distinct (name, glyph) for each treasure, in order (the pages' symbols)."""
+    return [(name, glyph(name)) for name in symbols.symbol_names(treasures)]
 
 
 def shape_id(colour: Colour, glyph_name: str) -> str:

@@ -39,6 +39,7 @@ from companion.games.mummy.maze import Maze, Treasure
 from companion.games.mummy.moves import mummy_routes
 from companion.games.mummy.state import MummyMoveKind, Phase, Setup, State, Winner
 from companion.games.mummy.summary import Summary
+from companion.games.mummy.symbols import symbols
 from companion.games.mummy.views import (
     maze_view,
     mummy_view,
@@ -190,8 +191,14 @@ def private_payload(published: Published, table: Table, seeker: int) -> Payload:
     state: State = published.state
 
     def cards(treasures: Iterable[Treasure]) -> list[Payload]:
+        marks = symbols(state.maze)
         return [
-            {"colour": t.colour.value, "name": t.name, "cell": _cell(state, t.cell)}
+            {
+                "colour": t.colour.value,
+                "name": t.name,
+                "cell": _cell(state, t.cell),
+                "symbol": marks[t],
+            }
             for t in treasures
         ]
 
@@ -285,8 +292,14 @@ def dealing_payload(published: Published, table: Table, seat: str) -> Payload:
         payload["seat"] = seat
         payload["maze"] = maze_view(maze)
         payload["per_colour"] = state.setup.cards_per_colour
+        marks = symbols(maze)
         payload["cards"] = [
-            {"cell": maze.cell_name(t.cell), "colour": t.colour.value, "name": treasure_name(t)}
+            {
+                "cell": maze.cell_name(t.cell),
+                "colour": t.colour.value,
+                "name": treasure_name(t),
+                "symbol": marks[t],
+            }
             for t in maze.treasures
         ]
         payload["entered"] = list(table.hands.get(seat, []))

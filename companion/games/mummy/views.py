@@ -6,12 +6,14 @@ has no field that could carry a seeker's position or a seeker's cards.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .events import Event
 from .maze import DIRECTIONS, Maze, Treasure
 from .moves import legal_destinations, mummy_steps
 from .state import Phase, State
+from .symbols import symbols
 
 View = dict[str, Any]
 
@@ -25,7 +27,7 @@ def maze_view(maze: Maze, *, treasures: bool = True) -> View:
         "open_sides": [[d.value for d in DIRECTIONS if d in s] for s in maze.open_sides],
         "start": [{"cell": o.cell, "side": o.side.value} for o in maze.start],
         "sarcophagus": [{"cell": o.cell, "side": o.side.value} for o in maze.sarcophagus],
-        "treasures": [_treasure(t) for t in maze.treasures] if treasures else [],
+        "treasures": _treasures(maze.treasures, maze) if treasures else [],
     }
 
 
@@ -46,7 +48,7 @@ def seeker_view(state: State, seeker: int) -> View:
     view["seeker"] = seeker
     view["maze"] = maze_view(state.maze)
     view["positions"] = _positions(state)
-    view["hand"] = [_treasure(t) for t in state.hands[seeker]]
+    view["hand"] = _treasures(state.hands[seeker], state.maze)
     mine = state.setup.figure_owner[state.figure] == seeker
     if mine and state.phase is Phase.SEEKER_MOVING and state.announced is not None:
         view["legal_destinations"] = legal_destinations(state, state.figure, state.announced)
@@ -82,7 +84,7 @@ def _public(state: State) -> View:
                 "figures": [c.value for c in figures],
                 "ankhs": state.ankhs[i],
                 "out": state.is_out(i),
-                "played": [_treasure(t) for t in state.played[i]],
+                "played": _treasures(state.played[i], state.maze),
                 "card_colours": colours,
                 "cards_left": len(state.hands[i]),
             }
@@ -121,5 +123,10 @@ def _positions(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _treasure(t: Treasure) -> dict[str, Any]:
-    return {"cell": t.cell, "colour": t.colour.value, "name": t.name}
+def _treasures(treasures: Iterable[Treasure], maze: Maze) -> list[dict[str, Any]]:
+    """Treasures as a page draws them: cell, colour, name and their own symbol."""
+    marks = symbols(maze)
+    return [
+        {"cell": t.cell, "colour": t.colour.value, "name": t.name, "symbol": marks[t]}
+        for t in treasures
+    ]

@@ -16,6 +16,36 @@ const COLOURS = {red: "#d33", blue: "#36c", white: "#eee", green: "#3a3", yellow
 const SHAPES = {red: "circle", blue: "square", white: "hexagon", green: "triangle", yellow: "diamond",
                 turquoise: "pentagon", violet: "star"};
 
+// Each treasure's own symbol (companion/web/treasure_symbols.py draws the sprite from the
+// printed maze's icons): the sprite's address comes from the page's head; a page without
+// one (the saved replay file) draws the colour's shape alone.
+const SYMBOLS = (document.querySelector('meta[name="treasure-symbols"]') || {}).content || "";
+// The glyph's ink on each treasure colour (as on the printed maze: icons.py FAMILIES).
+const INKS = {red: "#fff", blue: "#fff", white: "#1a1a1a", green: "#fff", yellow: "#1a1a1a"};
+// How far the glyph reaches inside each shape (its radius, as a share of the shape's).
+const GLYPH_FIT = {circle: 0.68, square: 0.68, hexagon: 0.7, triangle: 0.5, diamond: 0.55};
+
+// A treasure of radius r around (cx, cy): its colour's shape and, inside, its symbol.
+function treasureMark(t, cx, cy, r, parent) {
+  const shape = SHAPES[t.colour] || "circle";
+  const g = svgEl("g", {class: "treasure", "data-symbol": t.symbol || "", "data-shape": shape,
+                        style: `color: ${INKS[t.colour] || "#1a1a1a"}; --paper: ${COLOURS[t.colour]}`}, parent);
+  shapeEl(t.colour, cx, cy, r, {fill: COLOURS[t.colour], stroke: "#1a1a1a", "stroke-width": r * 0.1}, g);
+  if (SYMBOLS && t.symbol) {
+    const k = r * (GLYPH_FIT[shape] || 0.6);
+    svgEl("use", {href: `${SYMBOLS}#${t.symbol}`, x: cx - k, y: cy - k, width: 2 * k, height: 2 * k}, g);
+  }
+  return g;
+}
+
+// A treasure's mark for a list (a card, a button): a small picture beside its name.
+function treasureIcon(t) {
+  const svg = svgEl("svg", {viewBox: "-12 -12 24 24", class: "treasure-icon", "aria-hidden": "true",
+                            focusable: "false"});
+  treasureMark(t, 0, 0, 10, svg);
+  return svg;
+}
+
 // A colour's shape of radius r around (cx, cy) in the SVG `parent`.
 function shapeEl(colour, cx, cy, r, attrs, parent) {
   const shape = SHAPES[colour] || "circle";
@@ -84,9 +114,9 @@ function drawMaze(container, maze, pads) {
   }
   for (const t of maze.treasures) {
     const x = (t.cell % w) * CELL + CELL / 2, y = Math.floor(t.cell / w) * CELL + CELL / 2;
-    // The whole cell takes a tap: the dot lets it through.
-    const d = shapeEl(t.colour, x, y, 7, {fill: COLOURS[t.colour], class: "treasure",
-                                          "pointer-events": "none"}, svg);
+    // The whole cell takes a tap: the mark lets it through.
+    const d = treasureMark(t, x, y, 11, svg);
+    d.setAttribute("pointer-events", "none");
     svgEl("title", {}, d).textContent = `${t.colour} ${t.name}`;
   }
   const wall = (x1, y1, x2, y2) => svgEl("line", {x1, y1, x2, y2, class: "wall"}, svg);

@@ -25,7 +25,7 @@
   }
 
   function card(t, played) {
-    return el("li", {class: played ? "card played" : "card"},
+    return el("li", {class: played ? "card played" : "card"}, treasureIcon(t),
               treasureTitle(t), " ", el("span", {class: "cell"}, played ? _("played") : t.cell));
   }
 

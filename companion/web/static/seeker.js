@@ -138,11 +138,10 @@ function renderActions(data) {
 
 function renderHand(v, me) {
   const items = v.hand.map(t => el("li", {class: "card"},
-    el("span", {class: "dot big", "data-shape": SHAPES[t.colour], style: `--c: ${COLOURS[t.colour]}`}),
-    treasureTitle(t), el("span", {class: "cell"}, cellName(t.cell, v.maze.width))));
+    treasureIcon(t), treasureTitle(t), el("span", {class: "cell"}, cellName(t.cell, v.maze.width))));
   for (const t of me.played) {
-    items.push(el("li", {class: "card played"}, el("span", {class: "dot big", "data-shape": SHAPES[t.colour], style: `--c: ${COLOURS[t.colour]}`}),
-                  treasureTitle(t), el("span", {class: "cell"}, _("played"))));
+    items.push(el("li", {class: "card played"}, treasureIcon(t), treasureTitle(t),
+                  el("span", {class: "cell"}, _("played"))));
   }
   $("hand").replaceChildren(...items);
 }
@@ -163,7 +162,7 @@ function renderDealing(data) {
     el("legend", {}, el("span", {class: "dot big", "data-shape": SHAPES[colour], style: `--c: ${COLOURS[colour]}`}), ` ${_(cap(colour))}`),
     ...cards.map(c => el("button", {type: "button", class: "card-pick", "aria-pressed": picked.includes(c.cell) ? "true" : "false",
                                    onclick: () => togglePick(c, groups[colour], per)},
-                        c.name, el("span", {class: "cell"}, c.cell))))));
+                        treasureIcon(c), c.name, el("span", {class: "cell"}, c.cell))))));
   $("send-cards").disabled = picked.length !== 5 * per;
   $("send-cards").textContent = data.entered.length ? _("Send my cards again") : _("Send my cards");
   const width = data.maze.width;
@@ -171,8 +170,7 @@ function renderDealing(data) {
   board.update(data.maze, {figures: [], mummy: null, rings: picked.map(n => cellIndex(n, width))});
   $("hand").replaceChildren(...picked.map(n => {
     const c = data.cards.find(x => x.cell === n);
-    return el("li", {class: "card"}, el("span", {class: "dot big", "data-shape": SHAPES[c.colour], style: `--c: ${COLOURS[c.colour]}`}),
-              c.name, el("span", {class: "cell"}, c.cell));
+    return el("li", {class: "card"}, treasureIcon(c), c.name, el("span", {class: "cell"}, c.cell));
   }));
   $("players").replaceChildren(...data.names.map((name, i) => el("div", {class: "player"},
     el("span", {class: "who"}, name), el("span", {}, data.ready[i] ? _("cards in") : _("entering cards\u2026")))));
