@@ -170,3 +170,25 @@ def test_the_printed_maze_names_each_seeker_by_letter_shape_and_colour() -> None
                 corners = 10 if mark.shape == "star" else {"pentagon": 5, "square": 4}[mark.shape]
                 assert drawn[0].get("d", "").count("L") == corners - 1, (sheet, seeker)
             assert any(w.startswith(f"{mark.letter} {seeker.value}: {mark.shape}") for w in words)
+
+
+def test_loot_n_runs_look_alike_pairs_are_those_of_its_lights() -> None:
+    """The checked palette: every colour the setup offers has its light, and the pairs it
+    warns of are exactly those whose lights fall closer than APART to a protanope,
+    deuteranope or tritanope (LED colours taken as sRGB)."""
+    from companion.board.score_track import NAMED_COLOURS
+    from companion.games.lootnrun.palette import LOOK_ALIKE, PALETTE
+
+    assert set(PALETTE) <= set(NAMED_COLOURS)
+    close = set()
+    for deficiency in DEFICIENCIES:
+        for a, b in itertools.combinations(PALETTE, 2):
+            light_a, light_b = (tuple(c / 255 for c in NAMED_COLOURS[x]) for x in (a, b))
+            distance = colorspacious.deltaE(
+                seen(light_a, deficiency), seen(light_b, deficiency), input_space="CAM02-UCS"
+            )
+            if distance < APART:
+                close.add(frozenset((a, b)))
+    assert close == set(LOOK_ALIKE)
+    # The first three, the setup's defaults, are told apart by everyone.
+    assert not {frozenset(p) for p in itertools.combinations(PALETTE[:3], 2)} & LOOK_ALIKE

@@ -220,3 +220,49 @@ def test_the_final_screen_offers_a_rematch_with_the_same_players(server, browser
     names = [p.name for p in service.state.players]
     assert names == ["Anna", "Ben"]
     assert not anna.errors
+
+
+def test_the_setup_offers_colours_apart_and_names_a_look_alike_pair(server, browser) -> None:
+    """The checked palette: the first colours offered are ones a colour-blind player tells
+    apart on the board's lights; choosing Red and Green is said in words (not refused),
+    and in German on a German phone."""
+    url, _ = server
+    page = phone(browser)
+    page.goto(f"{url}/")
+    page.wait_for_url(f"{url}/host")
+    page.goto(f"{url}/lootnrun")
+    page.wait_for_selector("#setup-players .colour")
+    for _ in range(3):
+        page.click("#add-player")
+    colours = page.eval_on_selector_all("#setup-players .colour", "ss => ss.map(s => s.value)")
+    assert colours == ["red", "blue", "yellow", "turquoise", "white", "black"]
+    warning = page.locator("#setup-look-alike")
+    assert warning.inner_text() == ""
+    assert warning.get_attribute("role") == "status"
+    rows = page.locator("#setup-players .colour")
+    for _ in range(3):
+        page.locator("#setup-players .remove").last.click()
+    rows.nth(2).select_option("green")
+    sync_api.expect(warning).to_have_text(
+        "Red and Green look alike to colour-blind players on the board's lights: "
+        "choose another colour for one of them."
+    )
+    rows.nth(2).select_option("yellow")
+    sync_api.expect(warning).to_have_text("")
+    page.click("#add-player")
+    assert rows.nth(3).input_value() == "turquoise"  # like none of red, blue, yellow
+    rows.nth(3).select_option("purple")
+    sync_api.expect(warning).to_contain_text("Blue and Purple look alike")
+    page.locator("#setup-players .remove").nth(1).click()  # a row removed: checked again
+    sync_api.expect(warning).to_have_text("")
+    # The same words in German (the phone's language switch is a cookie).
+    host = url.split("//")[1].split(":")[0]
+    page.context.add_cookies([{"name": "lang", "value": "de", "domain": host, "path": "/"}])
+    page.reload()
+    page.wait_for_selector("#setup-players .colour")
+    page.locator("#setup-players .colour").nth(2).select_option("green")
+    sync_api.expect(warning).to_have_text(
+        "Rot und Grün sehen für Farbenblinde auf den Lichtern des Bretts gleich aus: "
+        "Wähle für einen von beiden eine andere Farbe."
+    )
+    assert page.errors == []

@@ -51,6 +51,7 @@ from flask.typing import ResponseReturnValue
 from companion.games.lootnrun.cards import card_problem
 from companion.games.lootnrun.commands import COMMAND_TYPES
 from companion.games.lootnrun.engine import RuleError
+from companion.games.lootnrun.palette import LOOK_ALIKE, PALETTE
 from companion.games.lootnrun.record import FormatError, card_from_json, command_from_json
 from companion.games.lootnrun.scoring import awaken_outcome, run_score
 from companion.games.lootnrun.state import MAX_NAME
@@ -216,7 +217,13 @@ def _door() -> None:
 @bp.get("")
 def page() -> ResponseReturnValue:
     # Only the host gives the board away: the page offers its board button to the host.
-    return render_template("lootnrun.html", max_name=MAX_NAME, host=is_host())
+    return render_template(
+        "lootnrun.html",
+        max_name=MAX_NAME,
+        host=is_host(),
+        palette=list(PALETTE),
+        look_alike=sorted(sorted(pair) for pair in LOOK_ALIKE),
+    )
 
 
 # -- the API ----------------------------------------------------------------------------

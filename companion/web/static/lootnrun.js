@@ -23,7 +23,16 @@
     { id: "werewolf", name: _("Werewolf") },
     { id: "frank", name: _("Frank") },
   ];
-  const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "pink", "turquoise", "white", "black"];
+  // The checked palette (games/lootnrun/palette.py): the colours offered, and the pairs a
+  // colour-blind player cannot tell apart on the board's lights.
+  const COLOURS = JSON.parse(document.body.dataset.palette);
+  const LOOK_ALIKE = JSON.parse(document.body.dataset.lookAlike);
+  const alike = (a, b) => LOOK_ALIKE.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
+  // The colour for one more player: the first free one like none taken, else the first free.
+  const nextColour = (taken) => {
+    const free = COLOURS.filter((c) => !taken.includes(c));
+    return free.find((c) => !taken.some((t) => alike(c, t))) || free[0] || COLOURS[0];
+  };
   const MAX_SYMBOLS = 3;
   const MAX_AMULETS = 3;
   const TOAST_MS = 4500;
@@ -773,13 +782,24 @@
       h("select", { class: "colour", "aria-label": _("token colour"), onchange: (ev) => paintSelect(ev.target) },
         options.map((c) => h("option", { value: c, selected: c === colour, text: colourName(c) }))),
       h("label", { class: "starts" }, h("input", { type: "radio", name: "first", checked: first }), _("starts")),
-      h("button", { type: "button", class: "remove", "aria-label": _("remove this player"), onclick: () => { li.remove(); setupChanged(); } }, "×"));
+      h("button", { type: "button", class: "remove", "aria-label": _("remove this player"), onclick: () => { li.remove(); setupChanged(); sayLookAlike(); } }, "×"));
     paintSelect(li.querySelector("select"));
     return li;
   }
 
   function paintSelect(select) {
     select.dataset.colour = select.value;
+    sayLookAlike();
+  }
+
+  // Two tokens a colour-blind player could confuse on the lights: said, never refused.
+  function sayLookAlike() {
+    const chosen = [...$("setup-players").querySelectorAll(".colour")].map((s) => s.value);
+    const pairs = [];
+    chosen.forEach((a, i) => chosen.slice(i + 1).forEach((b) => { if (alike(a, b)) pairs.push([a, b]); }));
+    $("setup-look-alike").textContent = pairs.map(([a, b]) =>
+      _("{a} and {b} look alike to colour-blind players on the board's lights: choose another colour for one of them.",
+        { a: colourName(a), b: colourName(b) })).join(" ");
   }
 
   function setupChanged() {
@@ -794,8 +814,9 @@
     const previous = view && view.players && view.players.length ? view.players : null;
     const rows = previous
       ? previous.map((p) => [p.name, p.colour])
-      : [["", "red"], ["", "blue"], ["", "green"]];
+      : [["", COLOURS[0]], ["", COLOURS[1]], ["", COLOURS[2]]];
     list.replaceChildren(...rows.map(([name, colour], i) => setupRow(name, colour, i === 0)));
+    sayLookAlike();
     setupChanged();
   }
 
@@ -835,8 +856,8 @@
 
   $("add-player").addEventListener("click", () => {
     const used = [...$("setup-players").querySelectorAll(".colour")].map((s) => s.value);
-    const colour = COLOURS.find((c) => !used.includes(c)) || COLOURS[0];
-    $("setup-players").append(setupRow("", colour, false));
+    $("setup-players").append(setupRow("", nextColour(used), false));
+    sayLookAlike();
     setupChanged();
     $("setup-players").lastElementChild.querySelector(".name").focus();
   });
