@@ -301,3 +301,37 @@ def test_the_new_venvs_check_names_modules_that_exist():
 
     for name in install.VENV_MODULES:
         assert importlib.util.find_spec(name) is not None, name
+
+
+def test_a_fifo_in_the_clone_is_no_build_input(tmp_path):
+    """lgpio leaves a FIFO (.lgd-nfy0) where it was imported: the re-run's fingerprint
+    read it and waited forever, and the build copy could not copy it."""
+    clone = tmp_path / "clone"
+    (clone / "companion").mkdir(parents=True)
+    (clone / "companion" / "a.py").write_text("x = 1\n")
+    (clone / "__pycache__").mkdir()
+    (clone / "constraints-pi.txt").write_text("flask==3.1.3\n")
+    os.mkfifo(clone / ".lgd-nfy0")
+    names = {p.relative_to(clone).as_posix() for p in install.source_files(clone)}
+    assert names == {"companion/a.py", "constraints-pi.txt"}
+    copy = install.build_copy(clone, tmp_path / "build")
+    assert not (copy / ".lgd-nfy0").exists() and (copy / "companion" / "a.py").is_file()
+
+
+def test_the_new_venvs_check_leaves_nothing_in_the_folder_it_runs_from(
+    tmp_path, monkeypatch
+):
+    """The check runs in a folder of its own with LG_WD there (install.sh runs from the
+    user's clone): what an import leaves behind goes with that folder."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "companion").touch()
+    script = "import os, sys\nos.mkfifo(os.path.join(os.environ['LG_WD'], '.lgd-nfy0'))\n"
+    script += "os.mkfifo('.lgd-nfy1')\n"
+    (venv / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} -c \"{script}\"\n")
+    (venv / "bin" / "python").chmod(0o755)
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    monkeypatch.chdir(clone)
+    install.check_venv(venv)
+    assert list(clone.iterdir()) == []

@@ -244,11 +244,15 @@ def unit_text(venv: Path = VENV, name: str = UNIT_NAME) -> str:
 # -- running commands --------------------------------------------------------------------
 
 
-def run(command: Sequence[str], hint: str, env: dict[str, str] | None = None) -> str:
+def run(
+    command: Sequence[str], hint: str, env: dict[str, str] | None = None, cwd: str | None = None
+) -> str:
     """Run ``command``; on failure raise ``StepFailed`` saying what failed (a full disk,
     a lock, the network, the compiler: failures.py) or its last lines and ``hint``."""
     try:
-        done = subprocess.run(list(command), capture_output=True, text=True, check=False, env=env)
+        done = subprocess.run(
+            list(command), capture_output=True, text=True, check=False, env=env, cwd=cwd
+        )
     except FileNotFoundError as exc:
         raise StepFailed(f"{command[0]} is missing ({exc}); {hint}") from None
     if done.returncode != 0:
@@ -277,8 +281,20 @@ def build_copy(source: Path, into: Path) -> Path:
     """A copy of the clone ``source`` to build from, so that pip (as root) writes its
     build/ and *.egg-info there and the user's clone stays as it was."""
     target = into / source.name
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*NOT_BUILT), symlinks=True)
+    shutil.copytree(source, target, ignore=not_built, symlinks=True)
     return target
+
+
+def not_built(folder: str, names: Sequence[str]) -> set[str]:
+    """The entries of ``folder`` no build uses: caches and build output (NOT_BUILT), and
+    anything neither a folder nor a file, such as the FIFO lgpio leaves in the folder it
+    was imported in (``.lgd-nfy0``): reading one waits for a writer forever."""
+    return {
+        name
+        for name in names
+        if any(fnmatch.fnmatch(name, p) for p in NOT_BUILT)
+        or not (os.path.isdir(os.path.join(folder, name)) or os.path.isfile(os.path.join(folder, name)))
+    }
 
 
 def firmware_config() -> Path | None:
@@ -289,12 +305,9 @@ def source_files(source: Path) -> list[Path]:
     """The clone's files a build uses (what build_copy copies)."""
     found = []
     for folder, dirs, files in os.walk(source):
-        dirs[:] = [d for d in dirs if not any(fnmatch.fnmatch(d, p) for p in NOT_BUILT)]
-        found += [
-            Path(folder) / name
-            for name in files
-            if not any(fnmatch.fnmatch(name, p) for p in NOT_BUILT)
-        ]
+        skip = not_built(folder, dirs + files)
+        dirs[:] = [d for d in dirs if d not in skip]
+        found += [Path(folder) / name for name in files if name not in skip]
     return found
 
 
@@ -346,8 +359,12 @@ def check_venv(venv: Path) -> None:
         raise StepFailed(f"{venv}/bin/companion is missing after the install")
     on_pi = os.uname().machine in ("aarch64", "armv7l", "armv6l")
     modules = VENV_MODULES + (PI_MODULES if on_pi else ())
-    run([str(venv / "bin" / "python"), "-c", VENV_CHECK, *modules],
-        "the new venv does not import what the service needs; the running one stays")  # fmt: skip
+    # In a folder of its own: importing lgpio leaves a FIFO (.lgd-nfy0) in its LG_WD, else
+    # in the current folder, which is the user's clone (install.sh runs from there).
+    with tempfile.TemporaryDirectory(prefix="pyramid-companion-check-") as folder:
+        run([str(venv / "bin" / "python"), "-c", VENV_CHECK, *modules],
+            "the new venv does not import what the service needs; the running one stays",
+            {**os.environ, "LG_WD": folder}, cwd=folder)  # fmt: skip
 
 
 def pip_env(constraints: Path, wheels: Path, offline: bool) -> dict[str, str]:
