@@ -318,9 +318,7 @@ def test_a_fifo_in_the_clone_is_no_build_input(tmp_path):
     assert not (copy / ".lgd-nfy0").exists() and (copy / "companion" / "a.py").is_file()
 
 
-def test_the_new_venvs_check_leaves_nothing_in_the_folder_it_runs_from(
-    tmp_path, monkeypatch
-):
+def test_the_new_venvs_check_leaves_nothing_in_the_folder_it_runs_from(tmp_path, monkeypatch):
     """The check runs in a folder of its own with LG_WD there (install.sh runs from the
     user's clone): what an import leaves behind goes with that folder."""
     venv = tmp_path / "venv"
@@ -328,7 +326,7 @@ def test_the_new_venvs_check_leaves_nothing_in_the_folder_it_runs_from(
     (venv / "bin" / "companion").touch()
     script = "import os, sys\nos.mkfifo(os.path.join(os.environ['LG_WD'], '.lgd-nfy0'))\n"
     script += "os.mkfifo('.lgd-nfy1')\n"
-    (venv / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} -c \"{script}\"\n")
+    (venv / "bin" / "python").write_text(f'#!/bin/sh\nexec {sys.executable} -c "{script}"\n')
     (venv / "bin" / "python").chmod(0o755)
     clone = tmp_path / "clone"
     clone.mkdir()

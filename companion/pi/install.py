@@ -289,12 +289,12 @@ def not_built(folder: str, names: Sequence[str]) -> set[str]:
     """The entries of ``folder`` no build uses: caches and build output (NOT_BUILT), and
     anything neither a folder nor a file, such as the FIFO lgpio leaves in the folder it
     was imported in (``.lgd-nfy0``): reading one waits for a writer forever."""
-    return {
-        name
-        for name in names
-        if any(fnmatch.fnmatch(name, p) for p in NOT_BUILT)
-        or not (os.path.isdir(os.path.join(folder, name)) or os.path.isfile(os.path.join(folder, name)))
-    }
+
+    def special(name: str) -> bool:
+        path = os.path.join(folder, name)
+        return not (os.path.isdir(path) or os.path.isfile(path))
+
+    return {n for n in names if any(fnmatch.fnmatch(n, p) for p in NOT_BUILT) or special(n)}
 
 
 def firmware_config() -> Path | None:
