@@ -153,6 +153,87 @@ def test_a_tap_on_a_treasure_cells_centre_reaches_the_cell(
     assert hits and "treasure" not in str(hits), hits
 
 
+def test_each_treasure_shows_its_own_symbol_on_the_maze_and_the_cards(
+    seats: dict[str, Any],
+) -> None:
+    """Colour is never the only sign: every treasure on the seeker's maze and in her hand
+    is its colour's shape with its own symbol drawn inside (the sprite loaded)."""
+    page = seats["seeker0"]
+    sync_api.expect(page.locator("#hand .treasure-icon").first).to_be_visible()
+    script = """sel => [...document.querySelectorAll(sel)].map(g => {
+        const use = g.querySelector('use');
+        return {symbol: g.dataset.symbol, shape: g.dataset.shape,
+                drawn: use ? use.getBoundingClientRect().width : 0}; })"""
+    on_maze = page.evaluate(script, "#board .treasure")
+    assert len(on_maze) == 23
+    assert len({(m["shape"], m["symbol"]) for m in on_maze}) == 23
+    assert len({m["symbol"] for m in on_maze}) == 23
+    in_hand = page.evaluate(script, "#hand .treasure")
+    assert in_hand
+    symbols_in_hand = [h["symbol"] for h in in_hand]
+    assert len(set(symbols_in_hand)) == len(in_hand)
+    assert set(symbols_in_hand) <= {m["symbol"] for m in on_maze}
+    # Drawn, not only named: the sprite's glyph paints pixels inside each mark.
+    painted = page.evaluate(
+        """() => [...document.querySelectorAll('#hand .treasure use')].map(u => {
+            const s = u.getBBox(); return s.width * s.height; })"""
+    )
+    assert painted and all(area > 0 for area in painted), painted
+    missing = page.evaluate(
+        """() => { const u = document.querySelector('#hand .treasure use').cloneNode();
+            u.setAttribute('href', u.getAttribute('href').replace(/#.*/, '#no-such'));
+            document.querySelector('#hand .treasure').append(u);
+            const s = u.getBBox(); u.remove(); return s.width * s.height; }"""
+    )
+    assert missing == 0  # a symbol the sprite lacks would paint nothing
+    shot(page, "treasure-symbols")
+
+
+def test_the_marks_as_the_page_paints_them_stay_apart_for_colour_blind_eyes(
+    seats: dict[str, Any],
+) -> None:
+    """Every pair of marks a seeker's page paints (treasures, figures, the players' and
+    cards' dots), in the colours chromium computes for them, stays apart under simulated
+    protanopia, deuteranopia and tritanopia, or carries a different shape, symbol or letter."""
+    import itertools
+
+    from tests.test_colour_marks import APART, DEFICIENCIES, colorspacious, seen
+
+    page = seats["seeker0"]
+    sync_api.expect(page.locator("#board .piece").first).to_be_attached()
+    marks = page.evaluate(
+        """() => {
+        const rgb = (css) => css.match(/[0-9.]+/g).slice(0, 3).map(Number);
+        const paint = (e) => rgb(getComputedStyle(e).fill);
+        const out = [];
+        for (const g of document.querySelectorAll('#board .treasure'))
+            out.push({name: 'treasure ' + g.dataset.symbol, colour: paint(g.firstElementChild),
+                      sign: g.dataset.shape + '/' + g.dataset.symbol});
+        for (const g of document.querySelectorAll('#board .piece[data-colour]')) {
+            const dot = g.querySelector('.figure-dot');
+            out.push({name: 'figure ' + g.dataset.colour, colour: paint(dot),
+                      sign: dot.dataset.shape + '/' + g.querySelector('text').textContent});
+        }
+        for (const d of document.querySelectorAll('#players .dot[data-shape]'))
+            out.push({name: 'dot ' + d.getAttribute('style'),
+                      colour: rgb(getComputedStyle(d).backgroundColor), sign: d.dataset.shape});
+        return out; }"""
+    )
+    kinds = {m["name"].split()[0] for m in marks}
+    assert kinds == {"treasure", "figure", "dot"} and len(marks) > 30
+    for deficiency in DEFICIENCIES:
+        for a, b in itertools.combinations(marks, 2):
+            if a["name"] == b["name"]:
+                continue  # the same mark twice (a colour's dot in two rows)
+            distance = colorspacious.deltaE(
+                seen(tuple(c / 255 for c in a["colour"]), deficiency),
+                seen(tuple(c / 255 for c in b["colour"]), deficiency),
+                input_space="CAM02-UCS",
+            )
+            if distance < APART:
+                assert a["sign"] != b["sign"], (deficiency, a, b, distance)
+
+
 def test_the_simulator_shows_each_figure_in_its_colour_and_follows_the_stream(
     server: Server, seats: dict[str, Any]
 ) -> None:
@@ -247,6 +328,8 @@ def test_the_page_in_german_from_the_phone_and_switched_to_english(
     expect(page.locator("#guidance")).to_contain_text("ist am Zug")
     expect(page.locator("h2").first).to_have_text("Würfel")
     expect(page.locator("#log")).to_contain_text("würfelt")
+    titles = page.eval_on_selector_all("#board .treasure title", "ts => ts.map(t => t.textContent)")
+    assert "roter Skarabäus" in titles and not any("red" in t for t in titles)
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#guidance")).to_contain_text("turn")
@@ -271,39 +354,3 @@ def test_a_new_game_with_real_cards_clears_the_old_one_from_every_page(
     expect(mummy.locator("#log li")).to_have_count(0)
     expect(mummy.locator(".maze .mummy-piece")).to_have_count(0)
     assert mummy.locator("#dice-out").inner_text() == ""
-
-
-def test_each_treasure_shows_its_own_symbol_on_the_maze_and_the_cards(
-    seats: dict[str, Any],
-) -> None:
-    """Colour is never the only sign: every treasure on the seeker's maze and in her hand
-    is its colour's shape with its own symbol drawn inside (the sprite loaded)."""
-    page = seats["seeker0"]
-    sync_api.expect(page.locator("#hand .treasure-icon").first).to_be_visible()
-    script = """sel => [...document.querySelectorAll(sel)].map(g => {
-        const use = g.querySelector('use');
-        return {symbol: g.dataset.symbol, shape: g.dataset.shape,
-                drawn: use ? use.getBoundingClientRect().width : 0}; })"""
-    on_maze = page.evaluate(script, "#board .treasure")
-    assert len(on_maze) == 23
-    assert len({(m["shape"], m["symbol"]) for m in on_maze}) == 23
-    assert len({m["symbol"] for m in on_maze}) == 23
-    in_hand = page.evaluate(script, "#hand .treasure")
-    assert in_hand
-    symbols_in_hand = [h["symbol"] for h in in_hand]
-    assert len(set(symbols_in_hand)) == len(in_hand)
-    assert set(symbols_in_hand) <= {m["symbol"] for m in on_maze}
-    # Drawn, not only named: the sprite's glyph paints pixels inside each mark.
-    painted = page.evaluate(
-        """() => [...document.querySelectorAll('#hand .treasure use')].map(u => {
-            const s = u.getBBox(); return s.width * s.height; })"""
-    )
-    assert painted and all(area > 0 for area in painted), painted
-    missing = page.evaluate(
-        """() => { const u = document.querySelector('#hand .treasure use').cloneNode();
-            u.setAttribute('href', u.getAttribute('href').replace(/#.*/, '#no-such'));
-            document.querySelector('#hand .treasure').append(u);
-            const s = u.getBBox(); u.remove(); return s.width * s.height; }"""
-    )
-    assert missing == 0  # a symbol the sprite lacks would paint nothing
-    shot(page, "treasure-symbols")

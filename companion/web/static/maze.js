@@ -117,7 +117,7 @@ function drawMaze(container, maze, pads) {
     // The whole cell takes a tap: the mark lets it through.
     const d = treasureMark(t, x, y, 11, svg);
     d.setAttribute("pointer-events", "none");
-    svgEl("title", {}, d).textContent = `${t.colour} ${t.name}`;
+    svgEl("title", {}, d).textContent = _(`${t.colour} ${t.name}`);  // "roter Skarabäus"
   }
   const wall = (x1, y1, x2, y2) => svgEl("line", {x1, y1, x2, y2, class: "wall"}, svg);
   const openings = new Set([...maze.start, ...maze.sarcophagus].map(o => `${o.cell}:${o.side}`));
