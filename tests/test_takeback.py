@@ -304,3 +304,19 @@ def test_the_hosts_undo_stands_while_only_the_computer_plays_on(app):
     assert service.published.action_key != seen.action_key
     assert service.undo(seen.action_key)
     assert service.game.commands == []
+
+
+def test_the_hosts_undo_of_the_mummys_step_says_the_mummy_mid_sentence(app):
+    """ "The host took back the mummy's action", never "... took back The mummy's ..."."""
+    service = app.service
+    service.submit("seeker0", Roll(faces=(Face.MUMMY,) * 5))  # the mummy's intermediate move
+    service.submit("mummy", MummyStep(mummy_steps(service.game.current)[0]))
+    assert str(service.published.action.label()).startswith("The mummy ")
+    assert service.undo()
+    for text in (
+        str(table_payload(service.published, table())["notice"]["text"]),
+        str(mummy_payload(service.published, table())["notice"]["text"]),
+    ):
+        assert text.startswith("The host took back the mummy's action: "), text
+    german = localize(table_payload(service.published, table())["notice"]["text"], "de")
+    assert german.startswith("Der Gastgeber hat zurückgenommen: Die Mumie hat "), german

@@ -52,6 +52,15 @@ class Action:
     def notice(self, role: str) -> Msg:
         """ "Blue took back: moved to D11", as ``role``'s page may read it."""
         what = self.said if role in KNOWS_FIGURES else self.said_to_mummy
+        if self.by_host and self.seat == "mummy":
+            # "The mummy" begins a sentence: in the middle of one it is "the mummy's".
+            if self.after_reveal:
+                return msg(
+                    "The host took back the mummy's action: {what}. The end had shown every "
+                    "seeker's unplayed mission cards: they stay known to the whole table.",
+                    what=what,
+                )
+            return msg("The host took back the mummy's action: {what}", what=what)
         if self.by_host and self.after_reveal:
             return msg(
                 "The host took back {who}'s action: {what}. The end had shown every "

@@ -117,7 +117,8 @@ function drawMaze(container, maze, pads) {
     // The whole cell takes a tap: the mark lets it through.
     const d = treasureMark(t, x, y, 11, svg);
     d.setAttribute("pointer-events", "none");
-    svgEl("title", {}, d).textContent = _(`${t.colour} ${t.name}`);  // "roter Skarabäus"
+    const title = `${t.colour} ${t.name}`;  // in the catalogs: "red scarab", "roter Skarabäus"
+    svgEl("title", {}, d).textContent = _(title);
   }
   const wall = (x1, y1, x2, y2) => svgEl("line", {x1, y1, x2, y2, class: "wall"}, svg);
   const openings = new Set([...maze.start, ...maze.sarcophagus].map(o => `${o.cell}:${o.side}`));
