@@ -162,7 +162,7 @@ if [ "$NEGATIVES" = 1 ]; then
         # (NEG_FROM=base: root.base, e.g. while a passing run still uses its root.)
         from=$W/root.base
         [ "${NEG_FROM:-}" != base ] && [ -x "$W/root/usr/bin/python3" ] && ! mountpoint -q "$W/root/proc" && from=$W/root
-        PI_CHECK_FROM=$from \
+        PI_CHECK_FROM=$from PI_CHECK_GIT=$REPO \
             "$copy/tools/pi-check.sh" --release "$RELEASE" --arch "$ARCH" --repo "$copy" --run "neg-$name" \
             $([ "$needs" = update ] && echo --update-from "$REPO_HEAD" || echo --no-update) "$BASE" > "$NEG/$name.log" 2>&1 && got="(passed)" \
             || got=$(grep -m1 -o 'FAILED: .*' "$NEG/$name.log" | sed 's/^FAILED: //' || true)
@@ -174,9 +174,11 @@ if [ "$NEGATIVES" = 1 ]; then
     exit $status
 fi
 
+# The repository holding the previous commit (--negatives: its copies are no repository).
+GIT=${PI_CHECK_GIT:-$REPO}
 if [ -n "$UPDATE_FROM" ]; then
-    PREV=$(git -C "$REPO" rev-parse --verify -q "$UPDATE_FROM^{commit}") \
-        || { echo "pi-check: --update-from $UPDATE_FROM is no commit of $REPO (--no-update leaves the update out)" >&2; exit 2; }
+    PREV=$(git -C "$GIT" rev-parse --verify -q "$UPDATE_FROM^{commit}") \
+        || { echo "pi-check: --update-from $UPDATE_FROM is no commit of $GIT (--no-update leaves the update out)" >&2; exit 2; }
 fi
 
 step "host tools"
@@ -394,7 +396,7 @@ if [ -n "$UPDATE_FROM" ]; then
     step "previous commit installed (${PREV:0:10})"
     [ -n "$LEADER" ] || fail "no process of the booted root found under nspawn ($NSPAWN)"
     rm -rf "$UPD" "$R$TABLE" "$R$UPSTREAM"; mkdir -p "$UPD/work"
-    git -C "$REPO" archive "$PREV" | tar -x -C "$UPD/work"
+    git -C "$GIT" archive "$PREV" | tar -x -C "$UPD/work"
     # The stand-in change of the previous example (see the top): the table's board.toml,
     # written from it below, then has a removed key and lacks a new one.
     examples=$UPD/work/companion/board/data
