@@ -249,6 +249,9 @@ while IFS='=' read -r key value; do
     esac
 done < "$LOG/paths.txt"
 [ -n "${P_VENV:-}" ] && [ -n "${P_UNIT:-}" ] && [ -n "${P_MODULES_LOAD:-}" ] || fail "paths missing" "$LOG/paths.txt"
+# --negatives: the last passing run's root holds that run's game and its host; a fresh
+# table has neither (its update steps set up a game of their own as the host).
+[ "$FROM" != "$W/root.base" ] && [ -n "${P_STATE_DIR:-}" ] && rm -rf "$R$P_STATE_DIR"
 (cd "$R$CLONE" && find . -printf '%u %m %p\n' | sort) > "$LOG/clone-before.txt"
 ok "venv $P_VENV, unit $P_UNIT"
 
