@@ -138,6 +138,8 @@ def test_new_codes_on_the_host_page_keep_its_device_host_and_end_the_others(
     host.goto(server.url + "/host")
     host.get_by_label(re.compile("Enter the host PIN")).fill(pin.group(1))
     host.get_by_role("button", name="Open the host page").click()
+    expect(host).to_have_url(server.url + "/host")
+    host.wait_for_load_state("load")  # host.js has wired "New codes" before it is clicked
     before = {c["name"]: c["value"] for c in host.context.cookies(server.url)}["session"]
     old = server.get("/api/host/status")["table"]["codes_key"]
     with host.expect_navigation():  # the page reloads once the new codes are made
