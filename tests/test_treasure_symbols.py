@@ -55,3 +55,16 @@ def test_a_custom_mazes_unnamed_treasures_get_symbols_of_their_own() -> None:
     assert len(set(names)) == len(names)
     assert names[6] == "scarab" and names[7].startswith(("dots", "polygon"))
     assert set(names) <= set(treasure_symbols.names())
+
+
+def test_the_pages_glyph_ink_is_the_printed_mazes() -> None:
+    """maze.js INKS repeats icons.py FAMILIES' ink per treasure colour: held equal."""
+
+    def full(colour: str) -> str:
+        h = colour.lstrip("#").lower()
+        return "#" + ("".join(c * 2 for c in h) if len(h) == 3 else h)
+
+    inks = table("INKS")
+    assert {c.value: full(f.ink) for c, f in icons.FAMILIES.items()} == {
+        k: full(v) for k, v in inks.items()
+    }
