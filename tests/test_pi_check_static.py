@@ -158,6 +158,33 @@ def test_pi_check_knows_every_negative_and_both_releases() -> None:
     for name in ("no-cdc_acm", "modules-not-conf", "no-LimitNOFILE", "no-rollback"):
         assert f'"{name}|' in script
     assert "bookworm|trixie) ;;" in script
+    for point in ("the fetch", "pip", "the new venv's check", "the switch", "the restart"):
+        assert f'kill_update_at "{point}"' in script
+    assert 'step "piwheels stand-in in /etc/pip.conf"' in script
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--boot", "floppy"], "pi-check: --boot is nspawn or vm"),
+        (
+            ["--release", "trixie", "--boot", "vm", "--update-from", "HEAD"],
+            "--boot vm has no update steps yet (they work in the booted root's files): "
+            "add --no-update",
+        ),
+        (["--release", "sid"], "pi-check: --release is bookworm or trixie"),
+    ],
+)
+def test_pi_check_refuses_what_it_cannot_do_in_words_before_it_changes_anything(
+    tmp_path: Path, args: list[str], words: str
+) -> None:
+    done = subprocess.run(
+        ["bash", str(ROOT / "tools/pi-check.sh"), *args, str(tmp_path / "work")],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert not (tmp_path / "work").exists()
 
 
 LISTING = """@basic-io

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # The emulated Raspberry Pi check (minutes; not part of `make test`).  Needs root and a
-# Debian host; installs qemu-user-static, mmdebstrap and systemd-container if missing.
+# Debian host; installs qemu-user-static, mmdebstrap, systemd-container and (--boot vm)
+# qemu-system-arm if missing.
 #
 #   sudo tools/pi-check.sh [--fresh] [--release bookworm|trixie] [--arch arm64|armhf]
+#                          [--boot nspawn|vm]
 #                          [--negatives] [--update-from REV | --no-update] [WORKDIR]
 #                                                           (WORKDIR: default /var/tmp/pi-check)
 #
 # --release: the Debian release under Raspberry Pi OS (bookworm: Python 3.11, trixie:
-# Python 3.13); each release and architecture has its own cached root.  Known limit: a
-# trixie root's systemd 257, booted by nspawn under qemu-user, starts no unit at all (step 7
-# waits its 15 minutes and fails; systemd#31219: qemu-user cannot boot a full system), so on
-# trixie steps 1-6 are what this check proves; --no-update spares the update steps.
+# Python 3.13); each release and architecture has its own cached root.
+# --boot nspawn|vm: how step 7 boots the root (default: nspawn on bookworm, vm on trixie).
+# trixie's systemd 257 spawns every unit with clone3(), which qemu-user (10.0 too) answers
+# ENOSYS, so under nspawn each unit fails with "Failed to spawn executor: Invalid argument".
+# vm boots the root as a disk in qemu-system (Debian's own kernel of that release, kept in
+# WORKDIR/RELEASE-ARCH/kernel): a real kernel under the unit's sandboxing (the stand-in
+# lgpio/spidev open no device node, so the static device step still stands in for that).
+# The update steps (8) need the booted root's files while it runs, so --boot vm leaves
+# them out (--update-from with it is refused).
 # --negatives breaks a copy of the clone the ways earlier issues found the check blind to
 # and runs the check on each (minutes each): every one must fail at the step named for it.
 #
@@ -57,6 +64,8 @@ ARCH=arm64
 RELEASE=bookworm
 NEGATIVES=0
 UPDATE_FROM=HEAD~1
+UPDATE_SET=0
+BOOT=""
 RUN=""
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 while [ $# -gt 0 ]; do
@@ -65,8 +74,9 @@ while [ $# -gt 0 ]; do
         --arch) ARCH=${2:-}; shift 2 ;;
         --release) RELEASE=${2:-}; shift 2 ;;
         --negatives) NEGATIVES=1; shift ;;
-        --update-from) UPDATE_FROM=${2:-}; shift 2 ;;
-        --no-update) UPDATE_FROM=""; shift ;;
+        --update-from) UPDATE_FROM=${2:-}; UPDATE_SET=1; shift 2 ;;
+        --no-update) UPDATE_FROM=""; UPDATE_SET=1; shift ;;
+        --boot) BOOT=${2:-}; shift 2 ;;
         # internal (--negatives): check another copy of the clone, in a run of its own
         --repo) REPO=$(cd "$2" && pwd); shift 2 ;;
         --run) RUN=$2; shift 2 ;;
@@ -84,11 +94,26 @@ case $RELEASE in
     bookworm|trixie) ;;
     *) echo "pi-check: --release is bookworm or trixie" >&2; exit 2 ;;
 esac
+# Step 7's boot: nspawn under qemu-user (bookworm's systemd 252), or a full-system emulator
+# (trixie's systemd 257 spawns every unit with clone3, which qemu-user does not have).
+[ -n "$BOOT" ] || { [ "$RELEASE" = trixie ] && BOOT=vm || BOOT=nspawn; }
+case $BOOT in
+    nspawn) ;;
+    vm) if [ -n "$UPDATE_FROM" ]; then
+            [ "$UPDATE_SET" = 1 ] && { echo "pi-check: --boot vm has no update steps yet (they work in the booted root's files): add --no-update" >&2; exit 2; }
+            UPDATE_FROM=""
+            echo "pi-check: the update steps are left out: --boot vm (trixie) cannot run them yet"
+        fi ;;
+    *) echo "pi-check: --boot is nspawn or vm" >&2; exit 2 ;;
+esac
+[ "$BOOT" = nspawn ] && BOOT_STEP="boot with systemd-nspawn" || BOOT_STEP="boot with qemu-system-$QEMU"
 W=$BASE/$RELEASE-$ARCH
 R=$W/root${RUN:+-$RUN}
 LOG=$W/logs${RUN:+-$RUN}
 T0=$(date +%s)
 NSPAWN=""
+VM=""
+PIW_PID=""
 mkdir -p "$W" "$LOG"
 
 step() { STEP=$1; S0=$(date +%s); }
@@ -99,7 +124,15 @@ fail() {
     exit 1
 }
 unmount_all() {
-    [ -n "$NSPAWN" ] && kill "$NSPAWN" 2>/dev/null && sleep 5 && kill -9 "$NSPAWN" 2>/dev/null
+    if [ -n "$NSPAWN" ]; then
+        # nspawn killed leaves the container's PID 1 (qemu-user) running: end it too, and
+        # its whole PID namespace ends with it.
+        local leader; leader=$(pgrep -P "$NSPAWN" | head -1)
+        kill "$NSPAWN" 2>/dev/null && sleep 5 && kill -9 "$NSPAWN" 2>/dev/null
+        [ -n "$leader" ] && kill -9 "$leader" 2>/dev/null
+    fi
+    [ -n "$VM" ] && kill "$VM" 2>/dev/null && sleep 2 && kill -9 "$VM" 2>/dev/null
+    [ -n "$PIW_PID" ] && kill "$PIW_PID" 2>/dev/null
     for m in proc/cpuinfo dev/pts dev sys proc; do
         mountpoint -q "$R/$m" 2>/dev/null && umount "$R/$m"
     done
@@ -141,7 +174,7 @@ if [ "$NEGATIVES" = 1 ]; then
     # (the last field: "update" when the breakage needs the update steps to show)
     BREAKS=(
         "lsb_first|board stack on a Pi ${MODELS[0]%% *}|s/\"lsb_first\", False/\"lsb_first\", True/|companion/board/shift_register.py|"
-        "venv-under-root|boot with systemd-nspawn|/^PREFIX = /s#/opt/#/root/#|companion/pi/install.py|"
+        "venv-under-root|$BOOT_STEP|/^PREFIX = /s#/opt/#/root/#|companion/pi/install.py|"
         "no-char-spi|device access (DeviceAllow, groups, modules)|/^DeviceAllow=char-spi rw\$/d|companion/pi/data/pyramid-companion.service|"
         "no-cdc_acm|device access (DeviceAllow, groups, modules)|s/^KERNEL_MODULES = \(\"spidev\", \"cdc_acm\"\)/KERNEL_MODULES = (\"spidev\",)/|companion/pi/install.py|"
         "modules-not-conf|device access (DeviceAllow, groups, modules)|s#modules-load.d/pyramid-companion.conf#modules-load.d/pyramid-companion#|companion/pi/install.py|"
@@ -154,6 +187,10 @@ if [ "$NEGATIVES" = 1 ]; then
         IFS='|' read -r name want expr file needs <<< "$b"
         # ONLY="name ...": just those breakages
         [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
+        if [ "$needs" = update ] && [ "$BOOT" = vm ]; then
+            printf '%-16s %-46s %s\n' "$name" "$want" "not run: --boot vm has no update steps"
+            continue
+        fi
         copy=$NEG/$name/pyramid-companion
         mkdir -p "$copy"
         copy_clone "$copy"
@@ -186,9 +223,11 @@ fi
 
 step "host tools"
 if ! command -v mmdebstrap >/dev/null || ! command -v systemd-nspawn >/dev/null \
-    || [ ! -e /usr/bin/qemu-$QEMU-static ] || ! command -v arch-test >/dev/null; then
+    || [ ! -e /usr/bin/qemu-$QEMU-static ] || ! command -v arch-test >/dev/null \
+    || { [ "$BOOT" = vm ] && ! command -v qemu-system-$QEMU >/dev/null; }; then
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends qemu-user-static \
-        binfmt-support mmdebstrap arch-test systemd-container curl; } > "$LOG/host.log" 2>&1 \
+        binfmt-support mmdebstrap arch-test systemd-container curl \
+        $([ "$BOOT" = vm ] && echo qemu-system-arm e2fsprogs); } > "$LOG/host.log" 2>&1 \
         || fail "apt-get install of the host tools" "$LOG/host.log"
 fi
 ok
@@ -258,6 +297,29 @@ done < "$LOG/paths.txt"
 (cd "$R$CLONE" && find . -printf '%u %m %p\n' | sort) > "$LOG/clone-before.txt"
 ok "venv $P_VENV, unit $P_UNIT"
 
+step "piwheels stand-in in /etc/pip.conf"
+# Raspberry Pi OS names piwheels (wheels it built from PyPI's sources) in /etc/pip.conf.
+# The stand-in: an index on the host serving the wheels earlier runs built from sources
+# (WORKDIR/RELEASE-ARCH/piwheels), named in the root's /etc/pip.conf the same way.
+# (a port per release and architecture: two checks may run at once)
+case $RELEASE-$ARCH in bookworm-arm64) n=1 ;; bookworm-armhf) n=2 ;; trixie-arm64) n=3 ;; *) n=4 ;; esac
+PIW=$W/piwheels PIW_PORT=${PIW_PORT:-$((18180 + n))}
+mkdir -p "$PIW/files"
+rm -rf "$PIW/piwheels"; mkdir -p "$PIW/piwheels/simple"
+for whl in "$PIW"/files/*.whl; do
+    [ -e "$whl" ] || continue
+    name=$(basename "$whl" | cut -d- -f1 | tr '_.' '--' | tr 'A-Z' 'a-z')
+    mkdir -p "$PIW/piwheels/simple/$name"
+    printf '<a href="/files/%s">%s</a>\n' "$(basename "$whl")" "$(basename "$whl")" >> "$PIW/piwheels/simple/$name/index.html"
+done
+ln -sfn ../files "$PIW/piwheels/files"
+(cd "$PIW" && exec python3 -m http.server --bind 127.0.0.1 "$PIW_PORT") > "$LOG/piwheels.log" 2>&1 &
+PIW_PID=$!
+printf '[global]\nextra-index-url=http://127.0.0.1:%s/piwheels/simple\n' "$PIW_PORT" > "$R/etc/pip.conf"
+for _ in $(seq 20); do curl -fs -o /dev/null "http://127.0.0.1:$PIW_PORT/piwheels/simple/" && break; sleep 0.5; done
+curl -fs -o /dev/null "http://127.0.0.1:$PIW_PORT/piwheels/simple/" || fail "the stand-in index does not answer" "$LOG/piwheels.log"
+ok "$(ls "$PIW"/files/*.whl 2>/dev/null | wc -l) wheels on http://127.0.0.1:$PIW_PORT/piwheels/simple"
+
 step "install.sh --port 80 --no-start"
 in_root "$CLONE/install.sh" --port 80 --no-start > "$LOG/install.log" 2>&1 \
     || fail "install.sh" "$LOG/install.log"
@@ -268,8 +330,14 @@ if [ "$FROM" = "$W/root.base" ]; then
     grep -q '^\[ok\] *apt packages' "$LOG/install.log" || fail "the apt step did not run on a root lacking its packages" "$LOG/install.log"
 fi
 grep -q '^\[ok\] *enable SPI' "$LOG/install.log" || fail "raspi-config do_spi never ran" "$LOG/install.log"
+grep -q '^\[ok\] *python packages: .*; PyPI and piwheels (/etc/pip.conf)' "$LOG/install.log" \
+    || fail "the python packages step did not say it used piwheels" "$LOG/install.log"
+# (the stand-in stays up: the updates below read /etc/pip.conf too)
+SERVED=$(grep -o 'GET /files/[^ ]*\.whl' "$LOG/piwheels.log" | sed 's#GET /files/##' | sort -u | tr '\n' ' ' || true)
+# What was built from sources here, for the stand-in's next run.
+cp -n "$R"/var/cache/pyramid-companion/wheels/*/*-linux_*.whl "$PIW/files/" 2>/dev/null || true
 grep -q '^reboot once.*spi1-1cs.*core_freq' "$LOG/install.log" || fail "no reboot advice naming spi1-1cs and core_freq" "$LOG/install.log"
-ok
+ok "from the piwheels stand-in: ${SERVED:-nothing (PyPI had every wheel, or none built yet)}"
 
 step "install.sh again (idempotent)"
 cp "$R/boot/firmware/config.txt" "$LOG/config-after-1.txt"
@@ -344,8 +412,26 @@ if [ -n "$UPDATE_FROM" ]; then
     ok "$(in_root git --version)"
 fi
 
-step "boot with systemd-nspawn"
-for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
+if [ "$BOOT" = vm ]; then
+    step "a kernel for qemu-system-$QEMU"
+    # Debian's own kernel of that release, its modules in the root (virtio, ext4 from the
+    # initrd); built once into WORKDIR/RELEASE-ARCH/kernel, then copied into each run's root.
+    case $ARCH in arm64) KPKG=linux-image-arm64 ;; armhf) KPKG=linux-image-armmp-lpae ;; esac
+    K=$W/kernel
+    if [ ! -s "$K/vmlinuz" ]; then
+        rm -rf "$K"; mkdir -p "$K/modules"
+        in_root sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends $KPKG initramfs-tools" \
+            > "$LOG/kernel.log" 2>&1 || fail "apt-get install $KPKG" "$LOG/kernel.log"
+        cp "$(ls "$R"/boot/vmlinuz-* | tail -1)" "$K/vmlinuz"
+        cp "$(ls "$R"/boot/initrd.img-* | tail -1)" "$K/initrd.img"
+        cp -a "$R"/usr/lib/modules/. "$K/modules/"
+        ok "$KPKG installed, kept in $K"
+    else
+        mkdir -p "$R/usr/lib/modules"; cp -a "$K/modules/." "$R/usr/lib/modules/"
+        ok "cached in $K"
+    fi
+fi
+
 # The Pi 4's cpuinfo at boot; the stand-in lgpio/spidev on the service's PYTHONPATH
 # (qemu-user has no /dev/gpiochip0); a slow emulated start-up may take minutes.
 mkdir -p "$R$P_UNIT.d"
@@ -367,6 +453,9 @@ ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-co
 WantedBy=multi-user.target
 UNIT
 in_root systemctl enable pi-check-report.service > /dev/null 2>&1
+if [ "$BOOT" = nspawn ]; then
+step "$BOOT_STEP"
+for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 rm -f "$R/root/unit-state"
 mountpoint -q /run/systemd/nspawn || { mkdir -p /run/systemd/nspawn && mount -t tmpfs tmpfs /run/systemd/nspawn; }
 cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
@@ -375,12 +464,54 @@ systemd-nspawn -D "$R" --register=no --keep-unit --boot --console=passive \
 NSPAWN=$!
 for _ in $(seq 900); do [ -s "$R/root/unit-state" ] && break; sleep 1; done
 [ -s "$R/root/unit-state" ] || fail "the unit never settled" "$LOG/nspawn.log"
+URL=http://127.0.0.1
+else
+step "$BOOT_STEP"
+# The report leaves the machine on a virtio serial port; the network by DHCP from qemu,
+# port 80 forwarded to the host's $VM_PORT.
+cat > "$R/etc/systemd/system/pi-check-vm-report.service" <<'UNIT'
+[Unit]
+Description=pi-check: the report out of the machine
+After=pi-check-report.service
+Requires=pi-check-report.service
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'for i in $(seq 60); do [ -e /dev/virtio-ports/pi-check ] && break; sleep 1; done; for f in unit-state unit-limits-show unit-limits unit-journal; do echo "PI-CHECK-FILE $f"; cat /root/$f; done > /dev/virtio-ports/pi-check; echo PI-CHECK-END > /dev/virtio-ports/pi-check'
+[Install]
+WantedBy=multi-user.target
+UNIT
+in_root systemctl enable pi-check-vm-report.service systemd-networkd.service > /dev/null 2>&1
+mkdir -p "$R/etc/systemd/network"
+printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$R/etc/systemd/network/10-pi-check.network"
+printf '/dev/vda / ext4 rw,noatime 0 1\n' > "$R/etc/fstab"
+rm -f "$R"/root/unit-*
+cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
+for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
+IMG=$W/vm${RUN:+-$RUN}.img
+rm -f "$IMG"; truncate -s $(( $(du -smx "$R" | cut -f1) + 2048 ))M "$IMG"
+mkfs.ext4 -q -F -L root -d "$R" "$IMG" > "$LOG/mkfs.log" 2>&1 || fail "mkfs.ext4 -d of the root" "$LOG/mkfs.log"
+VM_PORT=${VM_PORT:-18080}
+case $ARCH in arm64) CPU=cortex-a72 ;; armhf) CPU=cortex-a15 ;; esac
+: > "$LOG/vm-report.txt"
+qemu-system-$QEMU -M virt -cpu $CPU -smp 2 -m 2048 -nographic -no-reboot \
+    -kernel "$W/kernel/vmlinuz" -initrd "$W/kernel/initrd.img" \
+    -append "root=/dev/vda rw console=ttyAMA0" -drive "file=$IMG,format=raw,if=virtio" \
+    -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$VM_PORT-:80" -device virtio-net-pci,netdev=n0 \
+    -device virtio-serial-pci -chardev "file,id=rep,path=$LOG/vm-report.txt" \
+    -device virtserialport,chardev=rep,name=pi-check \
+    < /dev/null > "$LOG/vm-console.log" 2>&1 &
+VM=$!
+for _ in $(seq 900); do grep -q '^PI-CHECK-END' "$LOG/vm-report.txt" && break; kill -0 "$VM" 2>/dev/null || break; sleep 1; done
+grep -q '^PI-CHECK-END' "$LOG/vm-report.txt" || fail "the unit never settled" "$LOG/vm-console.log"
+awk -v d="$R/root" '/^PI-CHECK-END/{exit} /^PI-CHECK-FILE /{f=d "/" $2; printf "" > f; next} f{print >> f}' "$LOG/vm-report.txt"
+URL=http://127.0.0.1:$VM_PORT
+fi
 tr '\n' ' ' < "$R/root/unit-state"; echo
 grep -q '^ActiveState=active' "$R/root/unit-state" || fail "the unit is not active" "$R/root/unit-journal"
 ok
 
 step "GET /healthz on port 80"
-curl -fsS --max-time 30 http://127.0.0.1/healthz > "$LOG/healthz.json" || fail "no answer on port 80" "$R/root/unit-journal"
+curl -fsS --max-time 30 "$URL/healthz" > "$LOG/healthz.json" || fail "no answer on port 80" "$R/root/unit-journal"
 echo "    | $(head -c 300 "$LOG/healthz.json")"
 grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /'
 ok
@@ -514,9 +645,67 @@ if [ -n "$UPDATE_FROM" ]; then
         || fail "no 'the previous version ${NEW:0:10} is back' (with /healthz)" "$LOG/update-silent.log"
     running_this "$LOG/update-silent.log" "$before"
     ok "${NEW:0:10} back and answering after ${SILENT:0:10} stayed silent; data kept"
+
+    # An update cut off at any moment (an ssh hang-up, a shell killed): SIGKILL to the
+    # updater's whole process group once it reaches the point ($2: a test that says so).
+    # The table must still answer (running, or after a plain restart) with its data, and
+    # `install.sh update` again must finish the job.  Each point updates to a commit of
+    # its own (a comment more: a new venv to build).
+    updater() { pgrep --ns "$LEADER" --nslist pid -f 'companion\.pi\.install update' | head -1; }
+    kill_update_at() {
+        local point=$1 reached=$2 log pid pgid how before
+        log=$LOG/update-kill-${1// /-}.log
+        g -C "$UPD/work" reset -q --hard "$NEW"
+        printf '# pi-check: an update killed at %s\n' "$point" >> "$UPD/work/companion/__init__.py"
+        g -C "$UPD/work" commit -qam "kill point: $point" >> "$LOG/update-git.log" 2>&1
+        g -C "$UPD/work" push -q -f "$R$UPSTREAM" "HEAD:refs/heads/main" >> "$LOG/update-git.log" 2>&1
+        NEW=$(g -C "$UPD/work" rev-parse HEAD)
+        LINK=$(readlink "$R$P_VENV" || true)
+        in_box setsid sh -c "cd $TABLE && exec ./install.sh update" > "$log" 2>&1 &
+        pid=""
+        for _ in $(seq 1800); do
+            pid=${pid:-$(updater)}
+            [ -n "$pid" ] && eval "$reached" && break
+            kill -0 $! 2>/dev/null || fail "the update ended before '$point' was reached" "$log"
+            sleep 0.5
+        done
+        pgid=$(ps -o pgid= -p "$pid" | tr -d ' ')
+        [ -n "$pgid" ] || fail "no updater to kill at '$point'" "$log"
+        kill -KILL -- "-$pgid"; wait $! 2>/dev/null || true
+        echo "--- killed (SIGKILL to process group $pgid) at: $point" >> "$log"
+        if in_box systemctl is-active --quiet pyramid-companion.service && healthz_within 60; then how="still answering"
+        else
+            in_box systemctl restart pyramid-companion.service >> "$log" 2>&1 || true
+            healthz_within 120 || fail "killed at '$point': no /healthz, not even after a restart" "$log"
+            how="answering after a restart"
+        fi
+        $CHECK same-game http://127.0.0.1 "$UPD/game.json" "$R$P_STATE_DIR/journal.sqlite3" >> "$log" 2>&1 \
+            || fail "killed at '$point': $(tail -1 "$log")" "$log"
+        before=$(unit_id)
+        in_box sh -c "cd $TABLE && ./install.sh update" > "$log.again" 2>&1 \
+            || fail "install.sh update again after '$point': $(grep -m1 'FAILED' "$log.again" || tail -1 "$log.again")" "$log.again"
+        grep -q 'nothing to update' "$log.again" && fail "after '$point' the update said nothing to update" "$log.again"
+        grep -q "^updated to ${NEW:0:10}; /healthz answers" "$log.again" || fail "no 'updated to ${NEW:0:10}' after '$point'" "$log.again"
+        running_this "$log.again" "$before"
+        printf '    | %-34s %s; again: %s\n' "$point" "$how" "$(grep -m1 -E 'finishing|updating|starting it again' "$log.again")"
+    }
+    step "updates killed at five points"
+    kill_update_at "the fetch" "grep -q '^\[ok\] *fetch:' \"\$log\""
+    kill_update_at "pip" "pgrep --ns \"\$LEADER\" --nslist pid -f 'pip (wheel|install)' > /dev/null && sleep 5"
+    kill_update_at "the new venv's check" "pgrep --ns \"\$LEADER\" --nslist pid -f 'venv-[^ ]*/bin/python -c ' > /dev/null"
+    kill_update_at "the switch" "[ \"\$(readlink \"\$R\$P_VENV\")\" != \"\$LINK\" ]"
+    kill_update_at "the restart" "grep -q '^\[ok\] *start' \"\$log\""
+    ok "each time the table answered with its game, cookie, key and board.toml; the update again finished"
 fi
 
 step "shut down"
+if [ -n "$VM" ]; then
+    # The machine's disk is this run's copy: qemu ends on SIGTERM, nothing to keep.
+    kill "$VM"; wait "$VM" 2>/dev/null || true; VM=""
+    ok "qemu-system-$QEMU ended"
+    echo "pi-check: all steps passed in $(($(date +%s) - T0)) s"
+    exit 0
+fi
 # SIGTERM asks the container's systemd to halt; under qemu that may hang, and a
 # second SIGTERM makes nspawn end it at once.
 kill "$NSPAWN"
