@@ -559,9 +559,19 @@ if [ -n "$UPDATE_FROM" ]; then
     grep -q 'healthz-never' "$UPD/work/companion/web/health.py" || fail "companion/web/health.py has no /healthz route to silence"
     g -C "$UPD/work" commit -qam "silent: never answers /healthz" >> "$LOG/update-git.log" 2>&1
     SILENT=$(g -C "$UPD/work" rev-parse HEAD)
+    # The killed updates' commits (see below), one after the other: a comment more each,
+    # so each has a new venv to build.
+    g -C "$UPD/work" reset -q --hard "$NEW"
+    KILLS=()
+    for point in "the fetch" "pip" "the new venv's check" "the switch" "the restart"; do
+        printf '# pi-check: an update killed at %s\n' "$point" >> "$UPD/work/companion/__init__.py"
+        g -C "$UPD/work" commit -qam "kill point: $point" >> "$LOG/update-git.log" 2>&1
+        KILLS+=("$(g -C "$UPD/work" rev-parse HEAD)")
+    done
+    KILL_REFS=(); for i in "${!KILLS[@]}"; do KILL_REFS+=("${KILLS[$i]}:refs/heads/kill-$i"); done
     { g init -q --bare -b main "$R$UPSTREAM" && g -C "$UPD/work" push -q "$R$UPSTREAM" "$OLD:refs/heads/main" \
         && g clone -q "$R$UPSTREAM" "$R$TABLE" && g -C "$R$TABLE" remote set-url origin "$UPSTREAM" \
-        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken" "$SILENT:refs/heads/silent"; } \
+        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken" "$SILENT:refs/heads/silent" "${KILL_REFS[@]}"; } \
         >> "$LOG/update-git.log" 2>&1 || fail "the upstream and the table's clone" "$LOG/update-git.log"
     chown -R 1000:1000 "$R$UPSTREAM" "$R$TABLE"
     in_box sh -c "cd $TABLE && ./install.sh --port 80" > "$LOG/update-previous.log" 2>&1 \
@@ -650,16 +660,13 @@ if [ -n "$UPDATE_FROM" ]; then
     # updater's whole process group once it reaches the point ($2: a test that says so).
     # The table must still answer (running, or after a plain restart) with its data, and
     # `install.sh update` again must finish the job.  Each point updates to a commit of
-    # its own (a comment more: a new venv to build).
+    # its own (KILLS, above).
     updater() { pgrep --ns "$LEADER" --nslist pid -f 'companion\.pi\.install update' | head -1; }
     kill_update_at() {
         local point=$1 reached=$2 log pid pgid how before
         log=$LOG/update-kill-${1// /-}.log
-        g -C "$UPD/work" reset -q --hard "$NEW"
-        printf '# pi-check: an update killed at %s\n' "$point" >> "$UPD/work/companion/__init__.py"
-        g -C "$UPD/work" commit -qam "kill point: $point" >> "$LOG/update-git.log" 2>&1
-        g -C "$UPD/work" push -q -f "$R$UPSTREAM" "HEAD:refs/heads/main" >> "$LOG/update-git.log" 2>&1
-        NEW=$(g -C "$UPD/work" rev-parse HEAD)
+        NEW=${KILLS[$KILLED]}; KILLED=$((KILLED + 1))
+        g -C "$R$UPSTREAM" update-ref refs/heads/main "$NEW"
         LINK=$(readlink "$R$P_VENV" || true)
         in_box setsid sh -c "cd $TABLE && exec ./install.sh update" > "$log" 2>&1 &
         pid=""
@@ -690,6 +697,7 @@ if [ -n "$UPDATE_FROM" ]; then
         printf '    | %-34s %s; again: %s\n' "$point" "$how" "$(grep -m1 -E 'finishing|updating|starting it again' "$log.again")"
     }
     step "updates killed at five points"
+    KILLED=0
     kill_update_at "the fetch" "grep -q '^\[ok\] *fetch:' \"\$log\""
     kill_update_at "pip" "pgrep --ns \"\$LEADER\" --nslist pid -f 'pip (wheel|install)' > /dev/null && sleep 5"
     kill_update_at "the new venv's check" "pgrep --ns \"\$LEADER\" --nslist pid -f 'venv-[^ ]*/bin/python -c ' > /dev/null"
