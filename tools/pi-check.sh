@@ -661,7 +661,8 @@ if [ -n "$UPDATE_FROM" ]; then
     # The table must still answer (running, or after a plain restart) with its data, and
     # `install.sh update` again must finish the job.  Each point updates to a commit of
     # its own (KILLS, above).
-    updater() { pgrep --ns "$LEADER" --nslist pid -f 'companion\.pi\.install update' | head -1; }
+    # (|| true: under pipefail a search that finds nothing yet must not end the check)
+    updater() { pgrep --ns "$LEADER" --nslist pid -f 'companion\.pi\.install update' | head -1 || true; }
     kill_update_at() {
         local point=$1 reached=$2 log pid pgid how before
         log=$LOG/update-kill-${1// /-}.log
@@ -676,7 +677,7 @@ if [ -n "$UPDATE_FROM" ]; then
             kill -0 $! 2>/dev/null || fail "the update ended before '$point' was reached" "$log"
             sleep 0.5
         done
-        pgid=$(ps -o pgid= -p "$pid" | tr -d ' ')
+        pgid=$(ps -o pgid= -p "$pid" | tr -d ' ' || true)
         [ -n "$pgid" ] || fail "no updater to kill at '$point'" "$log"
         kill -KILL -- "-$pgid"; wait $! 2>/dev/null || true
         echo "--- killed (SIGKILL to process group $pgid) at: $point" >> "$log"
