@@ -703,7 +703,9 @@ if [ -n "$UPDATE_FROM" ]; then
     kill_update_at "pip" "pgrep --ns \"\$LEADER\" --nslist pid -f 'pip (wheel|install)' > /dev/null && sleep 5"
     kill_update_at "the new venv's check" "pgrep --ns \"\$LEADER\" --nslist pid -f 'venv-[^ ]*/bin/python -c ' > /dev/null"
     kill_update_at "the switch" "[ \"\$(readlink \"\$R\$P_VENV\")\" != \"\$LINK\" ]"
-    kill_update_at "the restart" "grep -q '^\[ok\] *start' \"\$log\""
+    # (systemctl restart waits for the unit's READY=1; right after it the update answers
+    # /healthz, confirms and prunes: killed there it is done, and says so when run again)
+    kill_update_at "the restart" "pgrep --ns \"\$LEADER\" --nslist pid -f 'systemctl restart pyramid-companion' > /dev/null"
     ok "each time the table answered with its game, cookie, key and board.toml; the update again finished"
 fi
 
