@@ -41,9 +41,12 @@
 # 6. proves what nspawn under qemu cannot enforce (DeviceAllow=, seccomp): every node
 #    recorded is allowed by the unit, its module loads before the unit, udev gives it
 #    one of the unit's groups (tools/pi-check/device_access.py);
-# 7. boots the root with systemd-nspawn: the installed unit must reach "active" (the real
-#    start-up, not --mock, with the stand-in lgpio/spidev on its PYTHONPATH) and serve
-#    /healthz on port 80;
+#    Before the install, a piwheels stand-in (an index on the host holding the wheels
+#    earlier runs built from sources) is named in the root's /etc/pip.conf as Raspberry
+#    Pi OS names piwheels; the install must say it used it;
+# 7. boots the root (--boot: systemd-nspawn, or qemu-system on trixie): the installed unit
+#    must reach "active" (the real start-up, not --mock, with the stand-in lgpio/spidev on
+#    its PYTHONPATH), serve /healthz on port 80 and run with the limits it needs;
 # 8. updates, in the booted root: the previous commit (HEAD~1, or --update-from REV) is
 #    installed from a git clone owned by pi (its installer, with the start), the host sets
 #    up a game (the journal), a secret key of our own is put in place and a board.toml
@@ -54,7 +57,11 @@
 #    config is given one key this version's examples no longer have (leds.layout.stride)
 #    and lacks one they have (leds.gamma), so that both kinds of change are there to be
 #    named.  Then an update to a commit whose venv cannot be installed (a pin that no
-#    index has) must put this checkout back, running, with the same data.
+#    index has) must put this checkout back, running, with the same data, and so must one
+#    to a version that never answers /healthz.  Then five updates are killed (SIGKILL to
+#    the updater's process group) after the fetch, during pip, during the new venv's
+#    check, right after the switch and while systemctl restart runs: each time the table
+#    answers with its data, and `install.sh update` again finishes the job.
 #    --no-update leaves step 8 out (--negatives does).
 # One line per step with its time; a failure prints "FAILED: <step>: <reason>" and the
 # log's end.
