@@ -455,17 +455,17 @@ Description=pi-check: report the companion's state
 After=pyramid-companion.service
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p LimitNOFILE -p LimitNOFILESoft > /root/unit-limits-show; cat /proc/$(systemctl show -p MainPID --value pyramid-companion)/limits > /root/unit-limits; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal'
+ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p LimitNOFILE -p LimitNOFILESoft > /root/unit-limits-show; cat /proc/$(systemctl show -p MainPID --value pyramid-companion)/limits > /root/unit-limits; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal; [ -e /dev/virtio-ports/pi-check ] || exit 0; { for f in unit-state unit-limits-show unit-limits unit-journal; do echo "PI-CHECK-FILE $f"; cat /root/$f; done; echo PI-CHECK-END; } > /dev/virtio-ports/pi-check'
 [Install]
 WantedBy=multi-user.target
 UNIT
 in_root systemctl enable pi-check-report.service > /dev/null 2>&1
-if [ "$BOOT" = nspawn ]; then
 step "$BOOT_STEP"
+cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
+if [ "$BOOT" = nspawn ]; then
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 rm -f "$R/root/unit-state"
 mountpoint -q /run/systemd/nspawn || { mkdir -p /run/systemd/nspawn && mount -t tmpfs tmpfs /run/systemd/nspawn; }
-cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
 systemd-nspawn -D "$R" --register=no --keep-unit --boot --console=passive \
     > "$LOG/nspawn.log" 2>&1 &
 NSPAWN=$!
@@ -473,26 +473,13 @@ for _ in $(seq 900); do [ -s "$R/root/unit-state" ] && break; sleep 1; done
 [ -s "$R/root/unit-state" ] || fail "the unit never settled" "$LOG/nspawn.log"
 URL=http://127.0.0.1
 else
-step "$BOOT_STEP"
-# The report leaves the machine on a virtio serial port; the network by DHCP from qemu,
-# port 80 forwarded to the host's $VM_PORT.
-cat > "$R/etc/systemd/system/pi-check-vm-report.service" <<'UNIT'
-[Unit]
-Description=pi-check: the report out of the machine
-After=pi-check-report.service
-Requires=pi-check-report.service
-[Service]
-Type=oneshot
-ExecStart=/bin/sh -c 'for i in $(seq 60); do [ -e /dev/virtio-ports/pi-check ] && break; sleep 1; done; for f in unit-state unit-limits-show unit-limits unit-journal; do echo "PI-CHECK-FILE $f"; cat /root/$f; done > /dev/virtio-ports/pi-check; echo PI-CHECK-END > /dev/virtio-ports/pi-check'
-[Install]
-WantedBy=multi-user.target
-UNIT
-in_root systemctl enable pi-check-vm-report.service systemd-networkd.service > /dev/null 2>&1
+# The report leaves the machine on a virtio serial port (the report unit writes there when
+# it exists); the network by DHCP from qemu, port 80 forwarded to the host's $VM_PORT.
+in_root systemctl enable systemd-networkd.service > /dev/null 2>&1
 mkdir -p "$R/etc/systemd/network"
 printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$R/etc/systemd/network/10-pi-check.network"
 printf '/dev/vda / ext4 rw,noatime 0 1\n' > "$R/etc/fstab"
 rm -f "$R"/root/unit-*
-cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 IMG=$W/vm${RUN:+-$RUN}.img
 rm -f "$IMG"; truncate -s $(( $(du -smx "$R" | cut -f1) + 2048 ))M "$IMG"
