@@ -16,8 +16,9 @@
 # vm boots the root as a disk in qemu-system (Debian's own kernel of that release, kept in
 # WORKDIR/RELEASE-ARCH/kernel): a real kernel under the unit's sandboxing (the stand-in
 # lgpio/spidev open no device node, so the static device step still stands in for that).
-# The update steps (8) need the booted root's files while it runs, so --boot vm leaves
-# them out (--update-from with it is refused).
+# The update steps (8) run their commands and read the running root's files through
+# nsenter (nspawn) or an agent in the machine on a forwarded port (vm:
+# tools/pi-check/box_agent.py); the same steps either way.
 # --negatives breaks a copy of the clone the ways earlier issues found the check blind to
 # and runs the check on each (minutes each): every one must fail at the step named for it.
 #
@@ -71,7 +72,6 @@ ARCH=arm64
 RELEASE=bookworm
 NEGATIVES=0
 UPDATE_FROM=HEAD~1
-UPDATE_SET=0
 BOOT=""
 RUN=""
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,8 +81,8 @@ while [ $# -gt 0 ]; do
         --arch) ARCH=${2:-}; shift 2 ;;
         --release) RELEASE=${2:-}; shift 2 ;;
         --negatives) NEGATIVES=1; shift ;;
-        --update-from) UPDATE_FROM=${2:-}; UPDATE_SET=1; shift 2 ;;
-        --no-update) UPDATE_FROM=""; UPDATE_SET=1; shift ;;
+        --update-from) UPDATE_FROM=${2:-}; shift 2 ;;
+        --no-update) UPDATE_FROM=""; shift ;;
         --boot) BOOT=${2:-}; shift 2 ;;
         # internal (--negatives): check another copy of the clone, in a run of its own
         --repo) REPO=$(cd "$2" && pwd); shift 2 ;;
@@ -106,11 +106,7 @@ esac
 [ -n "$BOOT" ] || { [ "$RELEASE" = trixie ] && BOOT=vm || BOOT=nspawn; }
 case $BOOT in
     nspawn) ;;
-    vm) if [ -n "$UPDATE_FROM" ]; then
-            [ "$UPDATE_SET" = 1 ] && { echo "pi-check: --boot vm has no update steps yet (they work in the booted root's files): add --no-update" >&2; exit 2; }
-            UPDATE_FROM=""
-            echo "pi-check: the update steps are left out: --boot vm (trixie) cannot run them yet"
-        fi ;;
+    vm) ;;
     *) echo "pi-check: --boot is nspawn or vm" >&2; exit 2 ;;
 esac
 [ "$BOOT" = nspawn ] && BOOT_STEP="boot with systemd-nspawn" || BOOT_STEP="boot with qemu-system-$QEMU"
@@ -160,14 +156,18 @@ in_root() {
         PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"
 }
 
-# In the booted root (step 8): a command in its namespaces, and /healthz within N seconds.
+# In the booted root (step 8): a command in its namespaces (nspawn), or through the agent
+# on the forwarded port (vm: tools/pi-check/box_agent.py); every file of the running root
+# is read through it, so that both boots run the same steps.
 in_box() {
-    nsenter -t "$LEADER" -m -u -i -p -r -w -- /usr/bin/env -i \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-        LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt "$@"
+    local env=(/usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+               HOME=/root LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+    if [ -n "$VM" ]; then python3 "$REPO/tools/pi-check/box_agent.py" run "127.0.0.1:$AGENT_PORT" "${env[@]}" "$@"
+    else nsenter -t "$LEADER" -m -u -i -p -r -w -- "${env[@]}" "$@"; fi
 }
+# /healthz within N seconds (the host's way in: port 80, or the port forwarded to it)
 healthz_within() {
-    for _ in $(seq "$1"); do curl -fsS --max-time 5 http://127.0.0.1/healthz > /dev/null 2>&1 && return 0; sleep 1; done
+    for _ in $(seq "$1"); do curl -fsS --max-time 5 "$URL/healthz" > /dev/null 2>&1 && return 0; sleep 1; done
     return 1
 }
 # git for the update's upstream and clone, run by root on files owned by pi
@@ -194,10 +194,6 @@ if [ "$NEGATIVES" = 1 ]; then
         IFS='|' read -r name want expr file needs <<< "$b"
         # ONLY="name ...": just those breakages
         [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
-        if [ "$needs" = update ] && [ "$BOOT" = vm ]; then
-            printf '%-16s %-46s %s\n' "$name" "$want" "not run: --boot vm has no update steps"
-            continue
-        fi
         copy=$NEG/$name/pyramid-companion
         mkdir -p "$copy"
         copy_clone "$copy"
@@ -419,6 +415,57 @@ if [ -n "$UPDATE_FROM" ]; then
     ok "$(in_root git --version)"
 fi
 
+if [ -n "$UPDATE_FROM" ]; then
+    # The update's commits, an upstream holding them and the table's clone of it, made in
+    # the root before it boots (a vm's disk is the root as it was then).
+    TABLE=/home/pi/table UPSTREAM=/home/pi/upstream.git
+    UPD=$W/update${RUN:+-$RUN}
+    step "the update's commits and the table's clone"
+    rm -rf "$UPD" "$R$TABLE" "$R$UPSTREAM"; mkdir -p "$UPD/work"
+    git -C "$GIT" archive "$PREV" | tar -x -C "$UPD/work"
+    # The stand-in change of the previous example (see the top): the table's board.toml,
+    # written from it below, then has a removed key and lacks a new one.
+    examples=$UPD/work/companion/board/data
+    grep -q '^gamma = ' "$examples/reference-1-pi.toml" && grep -q '^\[leds\.layout\]$' "$examples/reference-1-pi.toml" \
+        || fail "the previous commit's reference-1-pi.toml has no gamma or [leds.layout]"
+    sed -i -E '/^gamma = /d' "$examples"/*.toml
+    sed -i -E 's/^\[leds\.layout\]$/[leds.layout]\nstride = 12/' "$examples/reference-1-pi.toml"
+    { g -C "$UPD/work" init -q -b main && g -C "$UPD/work" add -A \
+        && g -C "$UPD/work" commit -qm "previous: ${PREV:0:10}, its example without gamma, with stride"; } \
+        > "$LOG/update-git.log" 2>&1 || fail "git commit of the previous commit" "$LOG/update-git.log"
+    OLD=$(g -C "$UPD/work" rev-parse HEAD)
+    find "$UPD/work" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+    copy_clone "$UPD/work"
+    g -C "$UPD/work" add -A && g -C "$UPD/work" commit -qm "new: this checkout" >> "$LOG/update-git.log" 2>&1
+    NEW=$(g -C "$UPD/work" rev-parse HEAD)
+    grep -q '^gpiozero==' "$UPD/work/constraints-pi.txt" || fail "constraints-pi.txt pins no gpiozero"
+    printf 'gpiozero==0.0.1  # pi-check: no index has it\n' >> "$UPD/work/constraints-pi.txt"
+    g -C "$UPD/work" commit -qam "broken: a pin no index has" >> "$LOG/update-git.log" 2>&1
+    BAD=$(g -C "$UPD/work" rev-parse HEAD)
+    # A version that installs and starts but never answers /healthz (its route renamed).
+    g -C "$UPD/work" reset -q --hard "$NEW"
+    sed -i 's#^@bp.get("/healthz")#@bp.get("/healthz-never")#' "$UPD/work/companion/web/health.py"
+    grep -q 'healthz-never' "$UPD/work/companion/web/health.py" || fail "companion/web/health.py has no /healthz route to silence"
+    g -C "$UPD/work" commit -qam "silent: never answers /healthz" >> "$LOG/update-git.log" 2>&1
+    SILENT=$(g -C "$UPD/work" rev-parse HEAD)
+    # The killed updates' commits (see below), one after the other: a comment more each,
+    # so each has a new venv to build.
+    g -C "$UPD/work" reset -q --hard "$NEW"
+    KILLS=()
+    for point in "the fetch" "pip" "the new venv's check" "the switch" "the restart"; do
+        printf '# pi-check: an update killed at %s\n' "$point" >> "$UPD/work/companion/__init__.py"
+        g -C "$UPD/work" commit -qam "kill point: $point" >> "$LOG/update-git.log" 2>&1
+        KILLS+=("$(g -C "$UPD/work" rev-parse HEAD)")
+    done
+    KILL_REFS=(); for i in "${!KILLS[@]}"; do KILL_REFS+=("${KILLS[$i]}:refs/heads/kill-$i"); done
+    { g init -q --bare -b main "$R$UPSTREAM" && g -C "$UPD/work" push -q "$R$UPSTREAM" "$OLD:refs/heads/main" \
+        && g clone -q "$R$UPSTREAM" "$R$TABLE" && g -C "$R$TABLE" remote set-url origin "$UPSTREAM" \
+        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken" "$SILENT:refs/heads/silent" "${KILL_REFS[@]}"; } \
+        >> "$LOG/update-git.log" 2>&1 || fail "the upstream and the table's clone" "$LOG/update-git.log"
+    chown -R 1000:1000 "$R$UPSTREAM" "$R$TABLE"
+    ok "${OLD:0:10} (previous) -> ${NEW:0:10} (this checkout), a broken, a silent and five more in $UPSTREAM"
+fi
+
 if [ "$BOOT" = vm ]; then
     step "a kernel for qemu-system-$QEMU"
     # Debian's own kernel of that release, its modules in the root (virtio, ext4 from the
@@ -479,10 +526,24 @@ in_root systemctl enable systemd-networkd.service > /dev/null 2>&1
 mkdir -p "$R/etc/systemd/network"
 printf '[Match]\nName=en* eth*\n[Network]\nDHCP=ipv4\n' > "$R/etc/systemd/network/10-pi-check.network"
 printf '/dev/vda / ext4 rw,noatime 0 1\n' > "$R/etc/fstab"
+# The update steps' commands come in through the agent; the piwheels stand-in is the
+# host's loopback, which qemu's user network shows the machine as 10.0.2.2.
+AGENT_PORT=${AGENT_PORT:-18022}
+cat > "$R/etc/systemd/system/pi-check-agent.service" <<'UNIT'
+[Unit]
+Description=pi-check: the host's commands (tools/pi-check/box_agent.py)
+[Service]
+ExecStart=/usr/bin/python3 /opt/pi-check/box_agent.py serve 8022
+[Install]
+WantedBy=multi-user.target
+UNIT
+in_root systemctl enable pi-check-agent.service > /dev/null 2>&1
+sed -i 's#//127\.0\.0\.1:#//10.0.2.2:#' "$R/etc/pip.conf"
 rm -f "$R"/root/unit-*
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 IMG=$W/vm${RUN:+-$RUN}.img
-rm -f "$IMG"; truncate -s $(( $(du -smx "$R" | cut -f1) + 2048 ))M "$IMG"
+# (room for the update steps' venvs, the old one kept beside each new one)
+rm -f "$IMG"; truncate -s $(( $(du -smx "$R" | cut -f1) + ${UPDATE_FROM:+4096} + 2048 ))M "$IMG"
 mkfs.ext4 -q -F -L root -d "$R" "$IMG" > "$LOG/mkfs.log" 2>&1 || fail "mkfs.ext4 -d of the root" "$LOG/mkfs.log"
 VM_PORT=${VM_PORT:-18080}
 case $ARCH in arm64) CPU=cortex-a72 ;; armhf) CPU=cortex-a15 ;; esac
@@ -490,7 +551,8 @@ case $ARCH in arm64) CPU=cortex-a72 ;; armhf) CPU=cortex-a15 ;; esac
 qemu-system-$QEMU -M virt -cpu $CPU -smp 2 -m 2048 -nographic -no-reboot \
     -kernel "$W/kernel/vmlinuz" -initrd "$W/kernel/initrd.img" \
     -append "root=/dev/vda rw console=ttyAMA0" -drive "file=$IMG,format=raw,if=virtio" \
-    -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$VM_PORT-:80" -device virtio-net-pci,netdev=n0 \
+    -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$VM_PORT-:80,hostfwd=tcp:127.0.0.1:$AGENT_PORT-:8022" \
+    -device virtio-net-pci,netdev=n0 \
     -device virtio-serial-pci -chardev "file,id=rep,path=$LOG/vm-report.txt" \
     -device virtserialport,chardev=rep,name=pi-check \
     < /dev/null > "$LOG/vm-console.log" 2>&1 &
@@ -516,94 +578,54 @@ python3 "$REPO/tools/pi-check/limits_check.py" "$R/root/unit-limits-show" "$R/ro
 ok "$(cat "$LOG/limits.log")"
 
 if [ -n "$UPDATE_FROM" ]; then
-    LEADER=$(pgrep -P "$NSPAWN" | head -1)
-    TABLE=/home/pi/table UPSTREAM=/home/pi/upstream.git
-    UPD=$W/update${RUN:+-$RUN}
-    CHECK="python3 $REPO/tools/pi-check/update_check.py"
-    site() { ls -d "$R$P_VENV"/lib/python3*/site-packages; }
+    [ "$BOOT" = vm ] || LEADER=$(pgrep -P "$NSPAWN" | head -1)
+    # The checks run in the root, by its python3 (the standard library only).
+    CHECK="in_box python3 /opt/pi-check/update_check.py"
+    GAME=/opt/pi-check/game.json
+    site() { in_box sh -c "ls -d $P_VENV/lib/python3*/site-packages"; }
     unit_id() { in_box systemctl show -p InvocationID --value pyramid-companion.service; }
-    sha() { sha256sum "$R$1" | cut -c1-16; }
+    sha() { in_box sha256sum "$1" | cut -c1-16; }
+    box_git() { in_box git -c safe.directory='*' "$@"; }
 
     step "previous commit installed (${PREV:0:10})"
-    [ -n "$LEADER" ] || fail "no process of the booted root found under nspawn ($NSPAWN)"
-    rm -rf "$UPD" "$R$TABLE" "$R$UPSTREAM"; mkdir -p "$UPD/work"
-    git -C "$GIT" archive "$PREV" | tar -x -C "$UPD/work"
-    # The stand-in change of the previous example (see the top): the table's board.toml,
-    # written from it below, then has a removed key and lacks a new one.
-    examples=$UPD/work/companion/board/data
-    grep -q '^gamma = ' "$examples/reference-1-pi.toml" && grep -q '^\[leds\.layout\]$' "$examples/reference-1-pi.toml" \
-        || fail "the previous commit's reference-1-pi.toml has no gamma or [leds.layout]"
-    sed -i -E '/^gamma = /d' "$examples"/*.toml
-    sed -i -E 's/^\[leds\.layout\]$/[leds.layout]\nstride = 12/' "$examples/reference-1-pi.toml"
-    { g -C "$UPD/work" init -q -b main && g -C "$UPD/work" add -A \
-        && g -C "$UPD/work" commit -qm "previous: ${PREV:0:10}, its example without gamma, with stride"; } \
-        > "$LOG/update-git.log" 2>&1 || fail "git commit of the previous commit" "$LOG/update-git.log"
-    OLD=$(g -C "$UPD/work" rev-parse HEAD)
-    find "$UPD/work" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-    copy_clone "$UPD/work"
-    g -C "$UPD/work" add -A && g -C "$UPD/work" commit -qm "new: this checkout" >> "$LOG/update-git.log" 2>&1
-    NEW=$(g -C "$UPD/work" rev-parse HEAD)
-    grep -q '^gpiozero==' "$UPD/work/constraints-pi.txt" || fail "constraints-pi.txt pins no gpiozero"
-    printf 'gpiozero==0.0.1  # pi-check: no index has it\n' >> "$UPD/work/constraints-pi.txt"
-    g -C "$UPD/work" commit -qam "broken: a pin no index has" >> "$LOG/update-git.log" 2>&1
-    BAD=$(g -C "$UPD/work" rev-parse HEAD)
-    # A version that installs and starts but never answers /healthz (its route renamed).
-    g -C "$UPD/work" reset -q --hard "$NEW"
-    sed -i 's#^@bp.get("/healthz")#@bp.get("/healthz-never")#' "$UPD/work/companion/web/health.py"
-    grep -q 'healthz-never' "$UPD/work/companion/web/health.py" || fail "companion/web/health.py has no /healthz route to silence"
-    g -C "$UPD/work" commit -qam "silent: never answers /healthz" >> "$LOG/update-git.log" 2>&1
-    SILENT=$(g -C "$UPD/work" rev-parse HEAD)
-    # The killed updates' commits (see below), one after the other: a comment more each,
-    # so each has a new venv to build.
-    g -C "$UPD/work" reset -q --hard "$NEW"
-    KILLS=()
-    for point in "the fetch" "pip" "the new venv's check" "the switch" "the restart"; do
-        printf '# pi-check: an update killed at %s\n' "$point" >> "$UPD/work/companion/__init__.py"
-        g -C "$UPD/work" commit -qam "kill point: $point" >> "$LOG/update-git.log" 2>&1
-        KILLS+=("$(g -C "$UPD/work" rev-parse HEAD)")
-    done
-    KILL_REFS=(); for i in "${!KILLS[@]}"; do KILL_REFS+=("${KILLS[$i]}:refs/heads/kill-$i"); done
-    { g init -q --bare -b main "$R$UPSTREAM" && g -C "$UPD/work" push -q "$R$UPSTREAM" "$OLD:refs/heads/main" \
-        && g clone -q "$R$UPSTREAM" "$R$TABLE" && g -C "$R$TABLE" remote set-url origin "$UPSTREAM" \
-        && g -C "$UPD/work" push -q "$R$UPSTREAM" "$NEW:refs/heads/main" "$BAD:refs/heads/broken" "$SILENT:refs/heads/silent" "${KILL_REFS[@]}"; } \
-        >> "$LOG/update-git.log" 2>&1 || fail "the upstream and the table's clone" "$LOG/update-git.log"
-    chown -R 1000:1000 "$R$UPSTREAM" "$R$TABLE"
+    [ "$BOOT" = vm ] || [ -n "$LEADER" ] || fail "no process of the booted root found under nspawn ($NSPAWN)"
     in_box sh -c "cd $TABLE && ./install.sh --port 80" > "$LOG/update-previous.log" 2>&1 \
         || fail "install.sh of ${PREV:0:10}" "$LOG/update-previous.log"
     healthz_within 120 || fail "no /healthz from ${PREV:0:10}" "$LOG/update-previous.log"
-    $CHECK venv-is "$(site)" "$R$TABLE" > "$LOG/update-venv.txt" 2>&1 || fail "$(tail -1 "$LOG/update-venv.txt")"
+    $CHECK venv-is "$(site)" "$TABLE" > "$LOG/update-venv.txt" 2>&1 || fail "$(tail -1 "$LOG/update-venv.txt")"
     ok "$(cat "$LOG/update-venv.txt")"
 
     step "a game, a secret key, the table's board.toml"
     key=$P_STATE_DIR/secret_key board=$P_CONFIG_DIR/board.toml
-    [ -f "$R$key" ] || fail "no $key: the service made none"
-    head -c 48 /dev/urandom > "$UPD/secret_key"
-    install -m 600 -o "$(stat -c %u "$R$key")" -g "$(stat -c %g "$R$key")" "$UPD/secret_key" "$R$key"
-    sed -E 's/^brightness = 0\.5 /brightness = 0.3 /' "$R$TABLE/companion/board/data/reference-1-pi.toml" > "$UPD/board.toml"
-    grep -q '^brightness = 0\.3 ' "$UPD/board.toml" && grep -q '^stride = 12' "$UPD/board.toml" \
-        || fail "the table's board.toml: no brightness line or no stride"
-    install -m 644 "$UPD/board.toml" "$R$board"
+    in_box test -f "$key" || fail "no $key: the service made none"
+    # a key of our own (its owner and mode the service's), and the table's own board.toml
+    in_box sh -c "head -c 48 /dev/urandom > $key.new && chown --reference=$key $key.new && chmod 600 $key.new && mv $key.new $key" \
+        > "$LOG/update-key.log" 2>&1 || fail "a secret key of our own" "$LOG/update-key.log"
+    in_box sh -c "sed -E 's/^brightness = 0\\.5 /brightness = 0.3 /' $TABLE/companion/board/data/reference-1-pi.toml > $board.new \
+        && grep -q '^brightness = 0\\.3 ' $board.new && grep -q '^stride = 12' $board.new && chmod 644 $board.new && mv $board.new $board" \
+        > "$LOG/update-board.log" 2>&1 || fail "the table's board.toml: no brightness line or no stride" "$LOG/update-board.log"
     in_box systemctl restart pyramid-companion.service > "$LOG/update-restart.log" 2>&1 \
         || fail "the previous version does not start with that key and board.toml" "$LOG/update-restart.log"
     healthz_within 120 || fail "no /healthz after the restart with that key and board.toml"
-    $CHECK game http://127.0.0.1 "$UPD/game.json" > "$LOG/update-game.txt" 2>&1 || fail "$(tail -1 "$LOG/update-game.txt")"
-    $CHECK same-game http://127.0.0.1 "$UPD/game.json" "$R$P_STATE_DIR/journal.sqlite3" >> "$LOG/update-game.txt" 2>&1 \
+    $CHECK game http://127.0.0.1 "$GAME" > "$LOG/update-game.txt" 2>&1 || fail "$(tail -1 "$LOG/update-game.txt")"
+    $CHECK same-game http://127.0.0.1 "$GAME" "$P_STATE_DIR/journal.sqlite3" >> "$LOG/update-game.txt" 2>&1 \
         || fail "$(tail -1 "$LOG/update-game.txt")"
     KEY_SHA=$(sha "$key") BOARD_SHA=$(sha "$board")
+    [ ${#KEY_SHA} = 16 ] && [ ${#BOARD_SHA} = 16 ] || fail "no hash of the key or board.toml"
     ok "$(head -1 "$LOG/update-game.txt"); key $KEY_SHA, board.toml $BOARD_SHA"
 
     # After an update (its log $1, the unit's invocation before it $2): the clone at this
     # checkout, the service restarted and answering on this checkout's venv, and the
     # table's data as it was: game, host cookie, key, board.toml.
     running_this() {
-        [ "$(g -C "$R$TABLE" rev-parse HEAD)" = "$NEW" ] || fail "the clone is not at this checkout" "$1"
+        [ "$(box_git -C "$TABLE" rev-parse HEAD)" = "$NEW" ] || fail "the clone is not at this checkout" "$1"
         local now; now=$(unit_id)
         [ -n "$now" ] && [ "$now" != "$2" ] || fail "the service did not restart" "$1"
         in_box systemctl is-active --quiet pyramid-companion.service || fail "the service is not active" "$1"
         healthz_within 30 || fail "no /healthz" "$1"
-        $CHECK venv-is "$(site)" "$R$TABLE" > "$LOG/update-venv.txt" 2>&1 || fail "$(tail -1 "$LOG/update-venv.txt")" "$1"
-        [ ! -e "$R$P_VENV.previous" ] || fail "$P_VENV.previous left behind" "$1"
-        $CHECK same-game http://127.0.0.1 "$UPD/game.json" "$R$P_STATE_DIR/journal.sqlite3" > "$LOG/update-kept.txt" 2>&1 \
+        $CHECK venv-is "$(site)" "$TABLE" > "$LOG/update-venv.txt" 2>&1 || fail "$(tail -1 "$LOG/update-venv.txt")" "$1"
+        in_box test ! -e "$P_VENV.previous" || fail "$P_VENV.previous left behind" "$1"
+        $CHECK same-game http://127.0.0.1 "$GAME" "$P_STATE_DIR/journal.sqlite3" > "$LOG/update-kept.txt" 2>&1 \
             || fail "$(tail -1 "$LOG/update-kept.txt")" "$1"
         [ "$(sha "$key")" = "$KEY_SHA" ] || fail "the secret key changed" "$1"
         [ "$(sha "$board")" = "$BOARD_SHA" ] || fail "board.toml changed" "$1"
@@ -626,7 +648,7 @@ if [ -n "$UPDATE_FROM" ]; then
     ok "restarted; $(cat "$LOG/update-venv.txt"); game, cookie, key and board.toml kept; stride named, gamma $gamma"
 
     step "a failing update puts it back"
-    g -C "$R$UPSTREAM" update-ref refs/heads/main "$BAD"
+    box_git -C "$UPSTREAM" update-ref refs/heads/main "$BAD"
     before=$(unit_id)
     in_box sh -c "cd $TABLE && ./install.sh update" > "$LOG/update-bad.log" 2>&1 \
         && fail "install.sh update to a commit whose venv cannot be installed said it worked" "$LOG/update-bad.log"
@@ -639,7 +661,7 @@ if [ -n "$UPDATE_FROM" ]; then
     ok "${NEW:0:10} back and answering; game, cookie, key and board.toml kept"
 
     step "an update that never answers is put back"
-    g -C "$R$UPSTREAM" update-ref refs/heads/main "$SILENT"
+    box_git -C "$UPSTREAM" update-ref refs/heads/main "$SILENT"
     before=$(unit_id)
     in_box sh -c "cd $TABLE && ./install.sh update" > "$LOG/update-silent.log" 2>&1 \
         && fail "install.sh update to a version that never answers /healthz said it worked" "$LOG/update-silent.log"
@@ -656,13 +678,15 @@ if [ -n "$UPDATE_FROM" ]; then
     # `install.sh update` again must finish the job.  Each point updates to a commit of
     # its own (KILLS, above).
     # (|| true: under pipefail a search that finds nothing yet must not end the check)
-    updater() { pgrep --ns "$LEADER" --nslist pid -f 'companion\.pi\.install update' | head -1 || true; }
+    # (the processes as the root sees them: its pgrep, ps and kill)
+    running() { in_box pgrep -f "$1" > /dev/null; }
+    updater() { in_box pgrep -f 'companion\.pi\.install update' | head -1 || true; }
     kill_update_at() {
         local point=$1 reached=$2 log pid pgid how before
         log=$LOG/update-kill-${1// /-}.log
         NEW=${KILLS[$KILLED]}; KILLED=$((KILLED + 1))
-        g -C "$R$UPSTREAM" update-ref refs/heads/main "$NEW"
-        LINK=$(readlink "$R$P_VENV" || true)
+        box_git -C "$UPSTREAM" update-ref refs/heads/main "$NEW"
+        LINK=$(in_box readlink "$P_VENV" || true)
         in_box setsid sh -c "cd $TABLE && exec ./install.sh update" > "$log" 2>&1 &
         pid=""
         for _ in $(seq 1800); do
@@ -671,9 +695,10 @@ if [ -n "$UPDATE_FROM" ]; then
             kill -0 $! 2>/dev/null || fail "the update ended before '$point' was reached" "$log"
             sleep 0.5
         done
-        pgid=$(ps -o pgid= -p "$pid" | tr -d ' ' || true)
+        pgid=$(in_box ps -o pgid= -p "$pid" | tr -d ' ' || true)
         [ -n "$pgid" ] || fail "no updater to kill at '$point'" "$log"
-        kill -KILL -- "-$pgid"; wait $! 2>/dev/null || true
+        in_box kill -KILL -- "-$pgid" || fail "kill -KILL -- -$pgid at '$point'" "$log"
+        wait $! 2>/dev/null || true
         echo "--- killed (SIGKILL to process group $pgid) at: $point" >> "$log"
         if in_box systemctl is-active --quiet pyramid-companion.service && healthz_within 60; then how="still answering"
         else
@@ -681,7 +706,7 @@ if [ -n "$UPDATE_FROM" ]; then
             healthz_within 120 || fail "killed at '$point': no /healthz, not even after a restart" "$log"
             how="answering after a restart"
         fi
-        $CHECK same-game http://127.0.0.1 "$UPD/game.json" "$R$P_STATE_DIR/journal.sqlite3" >> "$log" 2>&1 \
+        $CHECK same-game http://127.0.0.1 "$GAME" "$P_STATE_DIR/journal.sqlite3" >> "$log" 2>&1 \
             || fail "killed at '$point': $(tail -1 "$log")" "$log"
         before=$(unit_id)
         in_box sh -c "cd $TABLE && ./install.sh update" > "$log.again" 2>&1 \
@@ -694,12 +719,12 @@ if [ -n "$UPDATE_FROM" ]; then
     step "updates killed at five points"
     KILLED=0
     kill_update_at "the fetch" "grep -q '^\[ok\] *fetch:' \"\$log\""
-    kill_update_at "pip" "pgrep --ns \"\$LEADER\" --nslist pid -f 'pip (wheel|install)' > /dev/null && sleep 5"
-    kill_update_at "the new venv's check" "pgrep --ns \"\$LEADER\" --nslist pid -f 'venv-[^ ]*/bin/python -c ' > /dev/null"
-    kill_update_at "the switch" "[ \"\$(readlink \"\$R\$P_VENV\")\" != \"\$LINK\" ]"
+    kill_update_at "pip" "running 'pip (wheel|install)' && sleep 5"
+    kill_update_at "the new venv's check" "running 'venv-[^ ]*/bin/python -c '"
+    kill_update_at "the switch" "[ \"\$(in_box readlink \"\$P_VENV\")\" != \"\$LINK\" ]"
     # (systemctl restart waits for the unit's READY=1; right after it the update answers
     # /healthz, confirms and prunes: killed there it is done, and says so when run again)
-    kill_update_at "the restart" "pgrep --ns \"\$LEADER\" --nslist pid -f 'systemctl restart pyramid-companion' > /dev/null"
+    kill_update_at "the restart" "running 'systemctl restart pyramid-companion'"
     ok "each time the table answered with its game, cookie, key and board.toml; the update again finished"
 fi
 
