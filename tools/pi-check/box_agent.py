@@ -29,7 +29,10 @@ HEADER = struct.Struct("!cI")
 
 class Handler(socketserver.StreamRequestHandler):
     def handle(self) -> None:
-        argv = json.loads(self.rfile.readline())["argv"]
+        line = self.rfile.readline()
+        if not line:
+            return  # a connection only to see whether the agent is up
+        argv = json.loads(line)["argv"]
         lock = threading.Lock()
 
         def send(kind: bytes, data: bytes = b"", status: int = 0) -> None:
