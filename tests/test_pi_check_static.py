@@ -176,6 +176,18 @@ def test_the_update_steps_reach_the_running_root_only_through_in_box() -> None:
     assert "box_agent.py serve 8022" in script
 
 
+def test_two_checks_at_once_take_turns_at_the_booted_roots_ports() -> None:
+    """nspawn's root answers on the host's own port 80, a vm's on fixed forwarded ports: a
+    second check waits for the first one's machine instead of testing the wrong table."""
+    script = (ROOT / "tools/pi-check.sh").read_text()
+    nspawn = script.index("systemd-nspawn -D")
+    assert script.rindex("hold_port 80", 0, nspawn) > script.rindex(
+        'if [ "$BOOT" = nspawn ]', 0, nspawn
+    )
+    vm = script.index("qemu-system-$QEMU -M virt")
+    assert script.rindex('hold_port "$VM_PORT"; hold_port "$AGENT_PORT"', 0, vm) > 0
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

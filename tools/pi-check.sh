@@ -226,10 +226,10 @@ fi
 
 step "host tools"
 if ! command -v mmdebstrap >/dev/null || ! command -v systemd-nspawn >/dev/null \
-    || [ ! -e /usr/bin/qemu-$QEMU-static ] || ! command -v arch-test >/dev/null \
+    || [ ! -e /usr/bin/qemu-$QEMU-static ] || ! command -v arch-test >/dev/null || ! command -v ss >/dev/null \
     || { [ "$BOOT" = vm ] && ! command -v qemu-system-$QEMU >/dev/null; }; then
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends qemu-user-static \
-        binfmt-support mmdebstrap arch-test systemd-container curl \
+        binfmt-support mmdebstrap arch-test systemd-container curl iproute2 \
         $([ "$BOOT" = vm ] && echo qemu-system-arm e2fsprogs); } > "$LOG/host.log" 2>&1 \
         || fail "apt-get install of the host tools" "$LOG/host.log"
 fi
@@ -507,12 +507,29 @@ ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-co
 WantedBy=multi-user.target
 UNIT
 in_root systemctl enable pi-check-report.service > /dev/null 2>&1
+# Two checks at once: the booted root's port 80 is the host's (nspawn) or forwarded to a
+# fixed port (vm), so a second check waits until the first one's machine is gone (a lock
+# per port, held until this check ends, and nothing else listening there).
+hold_port() {
+    local fd t0=$(date +%s)
+    exec {fd}> "/run/pi-check-port-$1.lock"
+    flock "$fd"
+    for _ in $(seq 5400); do
+        if ! ss -Hltn "sport = :$1" | grep -q .; then
+            [ $(($(date +%s) - t0)) -lt 2 ] || echo "    | waited $(($(date +%s) - t0)) s for port $1"
+            return 0
+        fi
+        sleep 1
+    done
+    fail "port $1 is still taken (another check's booted root?)"
+}
 step "$BOOT_STEP"
 cp "$W/cpuinfo-4B" "$R/opt/pi-check/cpuinfo-4B"
 if [ "$BOOT" = nspawn ]; then
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 rm -f "$R/root/unit-state"
 mountpoint -q /run/systemd/nspawn || { mkdir -p /run/systemd/nspawn && mount -t tmpfs tmpfs /run/systemd/nspawn; }
+hold_port 80
 systemd-nspawn -D "$R" --register=no --keep-unit --boot --console=passive \
     > "$LOG/nspawn.log" 2>&1 &
 NSPAWN=$!
@@ -546,6 +563,7 @@ IMG=$W/vm${RUN:+-$RUN}.img
 rm -f "$IMG"; truncate -s $(( $(du -smx "$R" | cut -f1) + ${UPDATE_FROM:+4096} + 2048 ))M "$IMG"
 mkfs.ext4 -q -F -L root -d "$R" "$IMG" > "$LOG/mkfs.log" 2>&1 || fail "mkfs.ext4 -d of the root" "$LOG/mkfs.log"
 VM_PORT=${VM_PORT:-18080}
+hold_port "$VM_PORT"; hold_port "$AGENT_PORT"
 case $ARCH in arm64) CPU=cortex-a72 ;; armhf) CPU=cortex-a15 ;; esac
 : > "$LOG/vm-report.txt"
 qemu-system-$QEMU -M virt -cpu $CPU -smp 2 -m 2048 -nographic -no-reboot \
