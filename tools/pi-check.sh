@@ -113,7 +113,7 @@ esac
 W=$BASE/$RELEASE-$ARCH
 R=$W/root${RUN:+-$RUN}
 LOG=$W/logs${RUN:+-$RUN}
-T0=$(date +%s)
+T0=$(date +%s) STEP=setup S0=$T0
 NSPAWN=""
 VM=""
 PIW_PID=""
@@ -142,6 +142,8 @@ unmount_all() {
     return 0
 }
 trap unmount_all EXIT
+# A command that ends the check under set -e says so, as a failed step does.
+trap 'fail "line $LINENO: \`$BASH_COMMAND\` failed"' ERR
 # The clone's files (git's list; a --negatives copy is no repository: all its files).
 copy_clone() {
     if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
@@ -486,6 +488,8 @@ if [ "$BOOT" = vm ]; then
     fi
 fi
 
+# (the report's state file comes last, in one rename: under nspawn the host reads the
+# others as soon as it is there)
 # The Pi 4's cpuinfo at boot; the stand-in lgpio/spidev on the service's PYTHONPATH
 # (qemu-user has no /dev/gpiochip0); a slow emulated start-up may take minutes.
 mkdir -p "$R$P_UNIT.d"
@@ -502,7 +506,7 @@ Description=pi-check: report the companion's state
 After=pyramid-companion.service
 [Service]
 Type=oneshot
-ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p LimitNOFILE -p LimitNOFILESoft > /root/unit-limits-show; cat /proc/$(systemctl show -p MainPID --value pyramid-companion)/limits > /root/unit-limits; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state; journalctl -u pyramid-companion --no-pager > /root/unit-journal; [ -e /dev/virtio-ports/pi-check ] || exit 0; { for f in unit-state unit-limits-show unit-limits unit-journal; do echo "PI-CHECK-FILE $f"; cat /root/$f; done; echo PI-CHECK-END; } > /dev/virtio-ports/pi-check'
+ExecStart=/bin/sh -c 'for i in $(seq 600); do s=$(systemctl is-active pyramid-companion); [ "$s" = active ] || [ "$s" = failed ] && break; [ "$(systemctl show -p NRestarts --value pyramid-companion)" -ge 3 ] && break; sleep 1; done; systemctl show pyramid-companion -p LimitNOFILE -p LimitNOFILESoft > /root/unit-limits-show; cat /proc/$(systemctl show -p MainPID --value pyramid-companion)/limits > /root/unit-limits; journalctl -u pyramid-companion --no-pager > /root/unit-journal; systemctl show pyramid-companion -p ActiveState -p SubState -p User -p WorkingDirectory -p NRestarts > /root/unit-state.new; mv /root/unit-state.new /root/unit-state; [ -e /dev/virtio-ports/pi-check ] || exit 0; { for f in unit-state unit-limits-show unit-limits unit-journal; do echo "PI-CHECK-FILE $f"; cat /root/$f; done; echo PI-CHECK-END; } > /dev/virtio-ports/pi-check'
 [Install]
 WantedBy=multi-user.target
 UNIT
@@ -587,7 +591,7 @@ ok
 step "GET /healthz on port 80"
 curl -fsS --max-time 30 "$URL/healthz" > "$LOG/healthz.json" || fail "no answer on port 80" "$R/root/unit-journal"
 echo "    | $(head -c 300 "$LOG/healthz.json")"
-grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /'
+grep -E 'pin factory|ready on' "$R/root/unit-journal" | sed 's/^/    | /' || true
 ok
 
 step "the unit's limits as started"
