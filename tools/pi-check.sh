@@ -621,7 +621,7 @@ if [ -n "$UPDATE_FROM" ]; then
     key=$P_STATE_DIR/secret_key board=$P_CONFIG_DIR/board.toml
     in_box test -f "$key" || fail "no $key: the service made none"
     # a key of our own (its owner and mode the service's), and the table's own board.toml
-    in_box sh -c "head -c 48 /dev/urandom > $key.new && chown --reference=$key $key.new && chmod 600 $key.new && mv $key.new $key" \
+    in_box sh -c "umask 077 && head -c 48 /dev/urandom > $key.new && chown --reference=$key $key.new && chmod 600 $key.new && mv $key.new $key" \
         > "$LOG/update-key.log" 2>&1 || fail "a secret key of our own" "$LOG/update-key.log"
     in_box sh -c "sed -E 's/^brightness = 0\\.5 /brightness = 0.3 /' $TABLE/companion/board/data/reference-1-pi.toml > $board.new \
         && grep -q '^brightness = 0\\.3 ' $board.new && grep -q '^stride = 12' $board.new && chmod 644 $board.new && mv $board.new $board" \
