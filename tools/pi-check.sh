@@ -559,7 +559,9 @@ ExecStart=/usr/bin/python3 /opt/pi-check/box_agent.py serve 8022
 WantedBy=multi-user.target
 UNIT
 in_root systemctl enable pi-check-agent.service > /dev/null 2>&1
+# (pip takes plain http from loopback only: piwheels itself is https, the stand-in is not)
 sed -i 's#//127\.0\.0\.1:#//10.0.2.2:#' "$R/etc/pip.conf"
+printf 'trusted-host=10.0.2.2\n' >> "$R/etc/pip.conf"
 rm -f "$R"/root/unit-*
 for m in proc/cpuinfo dev/pts dev sys proc; do mountpoint -q "$R/$m" && umount "$R/$m"; done
 IMG=$W/vm${RUN:+-$RUN}.img
