@@ -162,7 +162,8 @@ class StandIn:
         self.refused = 0
         #: While down, the edge cuts every connection and takes none (a dropout).
         self.down = False
-        self._clients: set[asyncio.Task[None]] = set()
+        #: Each connection's task and the transports a dropout aborts (phone and Pi sides).
+        self._clients: dict[asyncio.Task[None], list[asyncio.WriteTransport]] = {}
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._server: asyncio.AbstractServer | None = None
@@ -226,12 +227,20 @@ class StandIn:
         self.down = down
         if down:
             done = asyncio.run_coroutine_threadsafe(self._cut(), self._loop)
-            done.result(5)
+            done.result(10)
 
     async def _cut(self) -> None:
-        for task in list(self._clients):
-            task.cancel()
-        await asyncio.gather(*self._clients, return_exceptions=True)
+        """Every connection ends, on both sides, as a cut wire ends them.
+
+        The transports are aborted as well as the tasks cancelled: a cancellation can be
+        lost (Python 3.11's ``wait_for`` drops one that lands as its answer comes), and a
+        held stream would then go on until the Pi ends it."""
+        while self._clients:
+            for task, transports in list(self._clients.items()):
+                for transport in transports:
+                    transport.abort()
+                task.cancel()
+            await asyncio.wait(list(self._clients), timeout=0.5)
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.down:
@@ -239,14 +248,14 @@ class StandIn:
             return
         task = asyncio.current_task()
         assert task is not None
-        self._clients.add(task)
+        self._clients[task] = [writer.transport]
         out = _Pipe(writer, self.path)
         try:
             await self._request(reader, writer, out)
         except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, ValueError):
             pass
         finally:
-            self._clients.discard(task)
+            self._clients.pop(task, None)
             if self.down:
                 out.task.cancel()
                 writer.transport.abort()
@@ -320,13 +329,15 @@ class StandIn:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
         except OSError:
             return out.send(_status(502, "Bad Gateway"))
+        task = asyncio.current_task()
+        if task in self._clients:
+            self._clients[task].append(up_writer.transport)
         try:
             up_writer.write(request)
             await up_writer.drain()
             try:
-                first = await asyncio.wait_for(
-                    up_reader.readuntil(b"\r\n\r\n"), self.profile.answer_s
-                )
+                async with asyncio.timeout(self.profile.answer_s):
+                    first = await up_reader.readuntil(b"\r\n\r\n")
             except TimeoutError:
                 return out.send(_status(524, "A Timeout Occurred"))
             except asyncio.IncompleteReadError:
