@@ -191,6 +191,37 @@ def test_every_seat_moves_through_the_three_games_by_the_menu(server: Server, br
     go(host, "host", server.url + "/host")
 
 
+def test_an_answer_read_before_the_board_came_back_does_not_hide_the_way_back(
+    server: Server, browser: Any
+):
+    """A page that opens Loot N Run as the host gives the board back to the maze: its
+    first answer, read before the handover, comes after the stream's news of it.  The
+    page keeps offering the way back (it once took the older answer and hid the link)."""
+    expect = sync_api.expect
+    _, codes = set_up_table(server, browser)
+    red = join(browser, server, codes["seeker0"])
+    server.post("/api/host/board", {"game": "lootnrun", "pause": True})
+    held: list[tuple[Any, Any]] = []
+    red.route("**/lootnrun/api/view", lambda route: held.append((route, route.fetch())))
+    red.goto(server.url + "/lootnrun")
+    for _ in range(160):  # the answer is read now, before the handover, and held back
+        if held:
+            break
+        red.wait_for_timeout(50)
+    assert held, "the page asked for no view"
+    server.post("/api/host/board", {"game": "mummy"})
+    offer = red.locator("#board-moved a")
+    expect(offer).to_have_text("Back to the maze")
+    expect(offer).to_be_visible()
+    route, answer = held[0]
+    with red.expect_response("**/lootnrun/api/view"):
+        route.fulfill(response=answer)
+    red.wait_for_timeout(500)  # the page has read the late answer
+    expect(offer).to_be_visible(timeout=100)
+    offer.click()
+    expect(red).to_have_url(server.url + "/seeker")
+
+
 def test_the_small_faults_a_phone_shows(server: Server, browser: Any):
     """Show where I can go is kept across a reload; /sim's rows 10-12 read 10-12; the
     crypt's move numbers stay inside the margin; Loot N Run: no board button for a

@@ -72,8 +72,9 @@ def test_the_page_is_served_with_its_script_styles_and_treasure_pictures(client)
 
 
 def where(board):
-    """Who holds the board, without the questions its buttons ask (test_board_moves.py)."""
-    return {k: v for k, v in board.items() if k != "moves"}
+    """Who holds the board, without the questions its buttons ask (test_board_moves.py)
+    and the order of handovers (``test_each_handover_makes_the_view_newer``)."""
+    return {k: v for k, v in board.items() if k not in ("moves", "run", "handover")}
 
 
 def test_without_a_game_the_view_asks_for_one(client):
@@ -104,6 +105,19 @@ def test_a_new_game_takes_the_board_and_the_leds_show_the_track(client, applianc
     assert appliance.hub.active == "mummy"
     post(client, "board", {"show": True})
     assert appliance.hub.active == "lootnrun"
+
+
+def test_each_handover_makes_the_view_newer(client, appliance):
+    """A view read after the board changed hands says so by more handovers in the same
+    run, so a page can tell an answer read before it (lootnrun.js) and keep the newer."""
+    before = client.get("/lootnrun/api/view").get_json()["board"]
+    view = new_game(client)  # takes the board
+    after = view["board"]
+    assert after["run"] == before["run"] and after["handover"] == before["handover"] + 1
+    back = post(client, "board", {"show": False})["view"]["board"]
+    assert back["handover"] == after["handover"] + 1 and back["active_game"] == "mummy"
+    again = client.get("/lootnrun/api/view").get_json()["board"]
+    assert again["handover"] == back["handover"]  # reading it again is no handover
 
 
 def test_a_game_without_the_board_leaves_the_maze_on_the_leds(client, appliance):

@@ -74,6 +74,7 @@ class GameHub:
         self._masked: set[int] = set()
         #: How many magnets it left (fixed until it has the board again).
         self._left_behind = 0
+        self._handovers = 0
         #: Set whenever the scene may have changed: a game published, or another game
         #: took the board.  The LEDs wait on it while nothing moves.
         self.changed = threading.Event()
@@ -86,6 +87,12 @@ class GameHub:
     def active(self) -> str:
         return self._active
 
+    @property
+    def handovers(self) -> int:
+        """How often the board changed hands in this run: orders two views of who holds it
+        (a page's answer read before a handover can arrive after the stream's news of it)."""
+        return self._handovers
+
     def activate(self, kind: str) -> None:
         """Give the board to another game; it learns the board as its sheet shows it."""
         if kind not in self.services:
@@ -95,6 +102,7 @@ class GameHub:
                 return
             previous = self.services[self._active]
             self._active = kind
+            self._handovers += 1
             if getattr(previous, "hides_positions", False):
                 self._masked |= self._occupied
                 self._left_behind = len(self._masked)

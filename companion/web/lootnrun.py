@@ -79,6 +79,7 @@ from .contract import (
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .language import current_language, message_of
 from .past import lootnrun_summary
+from .stamps import RUN
 from .stream import respond
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -117,8 +118,14 @@ VIEW = obj(
     {
         "board": obj(
             {"active": BOOLEAN, "active_game": nullable(TEXT), "maze_paused": BOOLEAN},
-            # The question asked before the board goes to each game (``board_moves.py``).
-            {"moves": {"type": "object", "additionalProperties": TEXT}},
+            {
+                # The question asked before the board goes to each game (``board_moves.py``).
+                "moves": {"type": "object", "additionalProperties": TEXT},
+                # Which run of the companion, and how often the board changed hands in it:
+                # a view with fewer handovers in the same run is older than one with more.
+                "run": TEXT,
+                "handover": INTEGER,
+            },
         ),
         "game": TEXT,
         "game_id": nullable(INTEGER),
@@ -185,6 +192,8 @@ def _view(
         "maze_paused": shared["maze_paused"],
         # The question the header's board button asks first (``board_moves.py``).
         "moves": shared["moves"],
+        "run": RUN,
+        "handover": getattr(games, "handovers", 0),
     }
     return view
 

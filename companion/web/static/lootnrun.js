@@ -158,12 +158,20 @@
 
   function accept(next, fromPost) {
     if (view && fromPost && next.game_id === view.game_id && next.version < view.version) return;
+    if (handedBefore(next)) return;
     const before = view;
     view = next;
     announce(before, next);
     checkSheet(before);
     render();
     if (sheet && sheet.kind !== "correction") renderSheet(); // scores shown in the sheet
+  }
+
+  // A view read before the board last changed hands (an answer the stream overtook):
+  // taking it would name the game that gave the board away.
+  function handedBefore(next) {
+    const a = view && view.board, b = next.board;
+    return Boolean(a && b) && a.run === b.run && b.handover < a.handover;
   }
 
   function announce(before, next) {
