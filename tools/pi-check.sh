@@ -657,6 +657,7 @@ if [ -n "$UPDATE_FROM" ]; then
 
     step "install.sh update to this checkout"
     before=$(unit_id)
+    asked=$(grep -c "\"GET " "$LOG/piwheels.log" || true)
     in_box sh -c "cd $TABLE && ./install.sh update" > "$LOG/update.log" 2>&1 \
         || fail "install.sh update: $(grep -m1 'FAILED' "$LOG/update.log" || tail -1 "$LOG/update.log")" "$LOG/update.log"
     sed 's/^/    | /' "$LOG/update.log"
@@ -669,7 +670,11 @@ if [ -n "$UPDATE_FROM" ]; then
     running_this "$LOG/update.log" "$before"
     gamma=$(in_box "$P_VENV/bin/python" -c "from companion.board.config import load_config; print(load_config('$board').leds.gamma)" 2>&1)
     [ "$gamma" = 2.6 ] || fail "leds.gamma is not its default 2.6 in the new version: $gamma"
-    ok "restarted; $(cat "$LOG/update-venv.txt"); game, cookie, key and board.toml kept; stride named, gamma $gamma"
+    # The update's pip reached the piwheels stand-in itself (from the machine: 10.0.2.2),
+    # not only named it: the stand-in logged what it was asked meanwhile.
+    asked=$(( $(grep -c "\"GET " "$LOG/piwheels.log" || true) - asked ))
+    [ "$asked" -gt 0 ] || fail "the update's pip never asked the piwheels stand-in" "$LOG/piwheels.log"
+    ok "restarted; $(cat "$LOG/update-venv.txt"); game, cookie, key and board.toml kept; stride named, gamma $gamma; piwheels asked $asked times"
 
     step "a failing update puts it back"
     box_git -C "$UPSTREAM" update-ref refs/heads/main "$BAD"
