@@ -191,35 +191,64 @@ def test_every_seat_moves_through_the_three_games_by_the_menu(server: Server, br
     go(host, "host", server.url + "/host")
 
 
+def held_answer(page: Any, pattern: str, ask: Any) -> tuple[Any, Any]:
+    """``ask()`` on ``page``: the answer to ``pattern`` is read now and held back."""
+    held: list[tuple[Any, Any]] = []
+    page.route(pattern, lambda route: held.append((route, route.fetch())))
+    ask()
+    for _ in range(160):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, f"the page asked for no {pattern}"
+    return held[0]
+
+
+def back_to_the_maze_before(server: Server, page: Any, pattern: str, held: Any) -> Any:
+    """The host gives the board back to the maze, then ``held`` (read before) arrives:
+    the page still offers the way back; the offer."""
+    expect = sync_api.expect
+    server.post("/api/host/board", {"game": "mummy"})
+    offer = page.locator("#board-moved a")
+    expect(offer).to_have_text("Back to the maze")
+    expect(offer).to_be_visible()
+    route, answer = held
+    with page.expect_response(pattern):
+        route.fulfill(response=answer)
+    page.wait_for_timeout(500)  # the page has read the late answer
+    expect(offer).to_be_visible(timeout=100)
+    return offer
+
+
 def test_an_answer_read_before_the_board_came_back_does_not_hide_the_way_back(
     server: Server, browser: Any
 ):
     """A page that opens Loot N Run as the host gives the board back to the maze: its
     first answer, read before the handover, comes after the stream's news of it.  The
     page keeps offering the way back (it once took the older answer and hid the link)."""
-    expect = sync_api.expect
     _, codes = set_up_table(server, browser)
     red = join(browser, server, codes["seeker0"])
     server.post("/api/host/board", {"game": "lootnrun", "pause": True})
-    held: list[tuple[Any, Any]] = []
-    red.route("**/lootnrun/api/view", lambda route: held.append((route, route.fetch())))
-    red.goto(server.url + "/lootnrun")
-    for _ in range(160):  # the answer is read now, before the handover, and held back
-        if held:
-            break
-        red.wait_for_timeout(50)
-    assert held, "the page asked for no view"
-    server.post("/api/host/board", {"game": "mummy"})
-    offer = red.locator("#board-moved a")
-    expect(offer).to_have_text("Back to the maze")
-    expect(offer).to_be_visible()
-    route, answer = held[0]
-    with red.expect_response("**/lootnrun/api/view"):
-        route.fulfill(response=answer)
-    red.wait_for_timeout(500)  # the page has read the late answer
-    expect(offer).to_be_visible(timeout=100)
-    offer.click()
-    expect(red).to_have_url(server.url + "/seeker")
+    view = "**/lootnrun/api/view"
+    held = held_answer(red, view, lambda: red.goto(server.url + "/lootnrun"))
+    back_to_the_maze_before(server, red, view, held).click()
+    sync_api.expect(red).to_have_url(server.url + "/seeker")
+
+
+def test_the_crypt_takes_no_answer_read_before_the_board_came_back(server: Server, browser: Any):
+    """The crypt's page renders every answer it gets (a move's, a state's): one read
+    before the host gave the board back to the maze, coming after the stream's news of
+    it, leaves the way back offered and the crypt's squares still closed."""
+    expect = sync_api.expect
+    _, codes = set_up_table(server, browser)
+    red = join(browser, server, codes["seeker0"])
+    server.post("/api/host/board", {"game": "crypt", "pause": True})
+    red.goto(server.url + "/crypt")
+    expect(red.locator(".sq:disabled")).to_have_count(0)  # the crypt holds the board
+    state = "**/crypt/api/state"
+    held = held_answer(red, state, lambda: red.evaluate("() => { api('/crypt/api/state'); }"))
+    back_to_the_maze_before(server, red, state, held)
+    expect(red.locator(".sq:disabled")).to_have_count(64, timeout=100)
 
 
 def test_the_small_faults_a_phone_shows(server: Server, browser: Any):

@@ -38,6 +38,7 @@ from .board_moves import move_questions
 from .context import hub, service
 from .language import text_of
 from .session import csrf_ok, csrf_token, lasting
+from .stamps import RUN
 
 #: Methods that change nothing (no token, no origin check).
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -298,6 +299,10 @@ def board_state() -> dict[str, Any]:
         "moves": move_questions(
             active, names, maze_running=maze_running(), maze_paused=maze_paused
         ),
+        # This run of the companion and how often the board changed hands in it: a page
+        # tells an answer read before a handover from the stream's news of it (menu.js).
+        "run": RUN,
+        "handover": games.handovers if games is not None else 0,
     }
 
 

@@ -79,7 +79,6 @@ from .contract import (
 from .doors import BoardRefused, board_state, give_board, is_host, keeper, need
 from .language import current_language, message_of
 from .past import lootnrun_summary
-from .stamps import RUN
 from .stream import respond
 
 bp = Blueprint("lootnrun", __name__, url_prefix="/lootnrun")
@@ -192,8 +191,8 @@ def _view(
         "maze_paused": shared["maze_paused"],
         # The question the header's board button asks first (``board_moves.py``).
         "moves": shared["moves"],
-        "run": RUN,
-        "handover": getattr(games, "handovers", 0),
+        "run": shared["run"],
+        "handover": shared["handover"],
     }
     return view
 

@@ -87,6 +87,7 @@ function tap(name) {
 
 let shownPly = -1;
 function render(v) {
+  if (olderView(view, v)) return;  // an answer the stream overtook (menu.js)
   const moved = v.ply !== shownPly || v.game_id !== (view && view.game_id);
   const boardChanged = Boolean(view) && view.board.plays_crypt !== v.board.plays_crypt;
   if (moved || boardChanged) showError("");  // the game or the board moved on

@@ -142,7 +142,7 @@
     document.body.classList.add("busy");
     try {
       const data = await call(path, body);
-      if (data.view) accept(data.view, true);
+      if (data.view) accept(data.view);
       return data;
     } finally {
       busy = false;
@@ -156,22 +156,14 @@
 
   // -- the view -----------------------------------------------------------------------
 
-  function accept(next, fromPost) {
-    if (view && fromPost && next.game_id === view.game_id && next.version < view.version) return;
-    if (handedBefore(next)) return;
+  function accept(next) {
+    if (olderView(view, next)) return;  // menu.js
     const before = view;
     view = next;
     announce(before, next);
     checkSheet(before);
     render();
     if (sheet && sheet.kind !== "correction") renderSheet(); // scores shown in the sheet
-  }
-
-  // A view read before the board last changed hands (an answer the stream overtook):
-  // taking it would name the game that gave the board away.
-  function handedBefore(next) {
-    const a = view && view.board, b = next.board;
-    return Boolean(a && b) && a.run === b.run && b.handover < a.handover;
   }
 
   function announce(before, next) {
@@ -906,17 +898,17 @@
   // Live updates: the companion sends the view now and after every change, to every page.
   function connect() {
     if (!window.EventSource) {
-      setInterval(() => call("/view").then((v) => accept(v, true)).catch(() => {}), 3000);
+      setInterval(() => call("/view").then((v) => accept(v)).catch(() => {}), 3000);
       return;
     }
     liveStream(`${API}/stream`, {  // reconnects by itself (live.js)
       onmessage: (ev) => {
-        try { accept(JSON.parse(ev.data), false); } catch (err) { /* a broken message: wait for the next */ }
+        try { accept(JSON.parse(ev.data)); } catch (err) { /* a broken message: wait for the next */ }
       },
     });
   }
 
-  call("/view").then((v) => accept(v, true)).catch((err) => {
+  call("/view").then((v) => accept(v)).catch((err) => {
     $("loading").textContent = err.message;
   });
   connect();

@@ -25,3 +25,13 @@ function followBoard(active) {
   go.href = link.getAttribute("href");
   go.textContent = back ? _("Back to the maze") : _("Open {game}", {game: link.textContent});
 }
+
+// A view read before the one shown (an answer that the live stream overtook): older by
+// its game's version, or by the board's handovers, within one run of the companion
+// (a restart counts both anew).  Taking it would undo news the page has shown.
+function olderView(shown, next) {
+  const a = shown && shown.board, b = next.board;
+  if (!a || !b || a.run !== b.run) return false;
+  if (b.handover < a.handover) return true;
+  return next.game_id === shown.game_id && next.version < shown.version;
+}
