@@ -198,7 +198,9 @@ def check_syscalls(texts: list[str], strace: str, listing: str) -> list[str]:
         names = value.removeprefix("~").split()
         (denied if value.startswith("~") else allowed).update(expand(names, groups))
     if filters:
-        outside = sorted(name for name in made if (allowed and name not in allowed) or name in denied)
+        outside = sorted(
+            name for name in made if (allowed and name not in allowed) or name in denied
+        )
         if outside:
             return [f"SystemCallFilter= refuses syscalls the stack makes: {', '.join(outside)}"]
         print(f"    | SystemCallFilter=: all {len(made)} syscalls the stack made are inside")
@@ -224,7 +226,8 @@ def main() -> int:
     if len(sys.argv) > 7:
         unit_file = root / inside
         texts = [unit_file.read_text("utf-8")]
-        texts += [p.read_text("utf-8") for p in sorted(unit_file.parent.glob(f"{unit_file.name}.d/*.conf"))]
+        drop_ins = sorted(unit_file.parent.glob(f"{unit_file.name}.d/*.conf"))
+        texts += [p.read_text("utf-8") for p in drop_ins]
         strace = Path(sys.argv[6]).read_text("utf-8", "replace")
         problems += check_syscalls(texts, strace, Path(sys.argv[7]).read_text("utf-8"))
     if problems:
