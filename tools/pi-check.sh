@@ -576,13 +576,16 @@ qemu-system-$QEMU -M virt -cpu $CPU -smp 2 -m 2048 -nographic -no-reboot \
     -kernel "$W/kernel/vmlinuz" -initrd "$W/kernel/initrd.img" \
     -append "root=/dev/vda rw console=ttyAMA0" -drive "file=$IMG,format=raw,if=virtio" \
     -netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$VM_PORT-:80,hostfwd=tcp:127.0.0.1:$AGENT_PORT-:8022" \
-    -device virtio-net-pci,netdev=n0 \
+    -device virtio-net-pci,netdev=n0,romfile= \
     -device virtio-serial-pci -chardev "file,id=rep,path=$LOG/vm-report.txt" \
     -device virtserialport,chardev=rep,name=pi-check \
     < /dev/null > "$LOG/vm-console.log" 2>&1 &
 VM=$!
 for _ in $(seq 900); do grep -q '^PI-CHECK-END' "$LOG/vm-report.txt" && break; kill -0 "$VM" 2>/dev/null || break; sleep 1; done
-grep -q '^PI-CHECK-END' "$LOG/vm-report.txt" || fail "the unit never settled" "$LOG/vm-console.log"
+if ! grep -q '^PI-CHECK-END' "$LOG/vm-report.txt"; then
+    kill -0 "$VM" 2>/dev/null || fail "qemu-system-$QEMU ended before the unit settled: $(tail -1 "$LOG/vm-console.log")" "$LOG/vm-console.log"
+    fail "the unit never settled" "$LOG/vm-console.log"
+fi
 awk -v d="$R/root" '/^PI-CHECK-END/{exit} /^PI-CHECK-FILE /{f=d "/" $2; printf "" > f; next} f{print >> f}' "$LOG/vm-report.txt"
 URL=http://127.0.0.1:$VM_PORT
 fi
