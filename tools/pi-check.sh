@@ -126,18 +126,20 @@ fail() {
     [ -n "${2:-}" ] && [ -f "$2" ] && tail -25 "$2" | sed 's/^/    | /'
     exit 1
 }
+# (every line || true: under set -e a kill of a process already gone would end the trap
+# there, leaving the rest running, and turn a passed check's status into 1)
 unmount_all() {
     if [ -n "$NSPAWN" ]; then
         # nspawn killed leaves the container's PID 1 (qemu-user) running: end it too, and
         # its whole PID namespace ends with it.
-        local leader; leader=$(pgrep -P "$NSPAWN" | head -1)
-        kill "$NSPAWN" 2>/dev/null && sleep 5 && kill -9 "$NSPAWN" 2>/dev/null
-        [ -n "$leader" ] && kill -9 "$leader" 2>/dev/null
+        local leader; leader=$(pgrep -P "$NSPAWN" | head -1 || true)
+        { kill "$NSPAWN" 2>/dev/null && sleep 5 && kill -9 "$NSPAWN" 2>/dev/null; } || true
+        { [ -n "$leader" ] && kill -9 "$leader" 2>/dev/null; } || true
     fi
-    [ -n "$VM" ] && kill "$VM" 2>/dev/null && sleep 2 && kill -9 "$VM" 2>/dev/null
-    [ -n "$PIW_PID" ] && kill "$PIW_PID" 2>/dev/null
+    { [ -n "$VM" ] && kill "$VM" 2>/dev/null && sleep 2 && kill -9 "$VM" 2>/dev/null; } || true
+    { [ -n "$PIW_PID" ] && kill "$PIW_PID" 2>/dev/null; } || true
     for m in proc/cpuinfo dev/pts dev sys proc; do
-        mountpoint -q "$R/$m" 2>/dev/null && umount "$R/$m"
+        { mountpoint -q "$R/$m" 2>/dev/null && umount "$R/$m"; } || true
     done
     return 0
 }
@@ -323,6 +325,10 @@ PIW_PID=$!
 printf '[global]\nextra-index-url=http://127.0.0.1:%s/piwheels/simple\n' "$PIW_PORT" > "$R/etc/pip.conf"
 for _ in $(seq 20); do curl -fs -o /dev/null "http://127.0.0.1:$PIW_PORT/piwheels/simple/" && break; sleep 0.5; done
 curl -fs -o /dev/null "http://127.0.0.1:$PIW_PORT/piwheels/simple/" || fail "the stand-in index does not answer" "$LOG/piwheels.log"
+# (the answer must be this run's: an earlier run's index left on the port would answer
+# with its own log, and the asks counted here would be none)
+ss -Hltnp "sport = :$PIW_PORT" | grep -q "pid=$PIW_PID," \
+    || fail "port $PIW_PORT is another process's: $(ss -Hltnp "sport = :$PIW_PORT" | grep -o 'users:.*' || true)" "$LOG/piwheels.log"
 ok "$(ls "$PIW"/files/*.whl 2>/dev/null | wc -l) wheels on http://127.0.0.1:$PIW_PORT/piwheels/simple"
 
 step "install.sh --port 80 --no-start"
