@@ -23,7 +23,8 @@
 # and runs the check on each (minutes each): every one must fail at the step named for it.
 #
 # arm64 is Raspberry Pi OS 64-bit (Pi 3, 4, 5, Zero 2 W); armhf is the 32-bit one.
-# NOSEC=1 leaves bookworm-security out of the root (for a mirror caught mid-sync).
+# NOSEC=1 leaves RELEASE-security out of the root, NOUPDATES=1 RELEASE-updates (for a mirror
+# whose index of that suite and architecture is stale: apt refuses it by size).
 #
 # 1. builds a Debian root of that release and architecture from Debian's own archive (kept
 #    in WORKDIR/RELEASE-ARCH as root.base; --fresh builds it again), without what the
@@ -249,13 +250,16 @@ step "$RELEASE $ARCH root"
 if [ "$FRESH" = 1 ] || [ ! -x "$W/root.base/usr/bin/python3" ]; then
     rm -rf "$W/root.base" "$W/root.tmp"
     M=http://deb.debian.org/debian
-    # NOSEC=1 builds without the security suite (its armhf index was once stale on the mirror).
+    # NOSEC=1 / NOUPDATES=1 build without the security / updates suite (their armhf
+    # indexes have been stale on the mirror: bookworm-security once, trixie's both).
     SECURITY="deb http://deb.debian.org/debian-security $RELEASE-security main"
+    UPDATES="deb $M $RELEASE-updates main"
     [ "${NOSEC:-0}" = 1 ] && SECURITY=""
+    [ "${NOUPDATES:-0}" = 1 ] && UPDATES=""
     mmdebstrap --arch=$ARCH --variant=important --aptopt='Acquire::Retries "3"' \
         --include=python3,ca-certificates,systemd,systemd-sysv,dbus,udev,make,git \
         --customize-hook='cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/" 2>/dev/null; chroot "$1" update-ca-certificates' \
-        "$RELEASE" "$W/root.tmp" "deb $M $RELEASE main" "deb $M $RELEASE-updates main" \
+        "$RELEASE" "$W/root.tmp" "deb $M $RELEASE main" ${UPDATES:+"$UPDATES"} \
         ${SECURITY:+"$SECURITY"} \
         > "$LOG/mmdebstrap.log" 2>&1 || fail "mmdebstrap" "$LOG/mmdebstrap.log"
     mv "$W/root.tmp" "$W/root.base"
