@@ -40,6 +40,23 @@ SCROLLS = (
 )
 
 
+#: The page's taps from now on, as it saw them (for a failure's message): what, on what,
+#: where, and where the page and the overview were.
+TAPS_SEEN = """() => { window.tapsSeen = [];
+  for (const kind of ["pointerdown", "click"]) document.addEventListener(kind, e => tapsSeen.push(
+    [kind, e.target.id || e.target.tagName, Math.round(e.clientX), Math.round(e.clientY),
+     Math.round(scrollY),
+     JSON.stringify(document.querySelector("svg.overview").getBoundingClientRect())]), true); }"""
+
+#: Where a page is and what it shows above the maze (for a failure's message).
+PAGE_NOW = """() => ({url: location.href, taps: window.tapsSeen,
+  since: Math.round(performance.now()), scrollY, board: document.getElementById("board").scrollLeft,
+  boardTop: Math.round(document.getElementById("board").getBoundingClientRect().top),
+  shown: [...document.querySelectorAll("main > *, body > p, body > ul")]
+    .filter(e => !e.hidden && e.offsetHeight)
+    .map(e => `${e.id || e.tagName}:${e.offsetHeight}`)})"""
+
+
 def seat_phone(browser: Any, url: str, code: str, viewport: dict[str, int]) -> Any:
     page = browser.new_context(viewport=viewport, device_scale_factor=2, has_touch=True).new_page()
     page.set_default_timeout(8000)
@@ -105,9 +122,13 @@ def test_the_mummy_walks_a_picked_route_from_the_now_bar_or_a_second_tap(site, b
         mummy.evaluate("document.getElementById('board').scrollLeft = 0")
         box = overview.bounding_box()
         assert box is not None
+        mummy.evaluate(TAPS_SEEN)
         overview.click(position={"x": box["width"] - 3, "y": box["height"] - 3})
         last = mummy.locator("#board rect.cell").last
-        expect(last).to_be_in_viewport()
+        try:
+            expect(last).to_be_in_viewport()
+        except AssertionError as e:  # (once seen in CI under load: say what moved)
+            raise AssertionError(f"{e}\nthe page then: {mummy.evaluate(PAGE_NOW)}") from None
         top = mummy.evaluate("document.querySelector('header.bar').getBoundingClientRect().bottom")
         bottom = mummy.evaluate("document.getElementById('now').getBoundingClientRect().top")
         rect = last.bounding_box()
