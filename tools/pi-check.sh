@@ -24,7 +24,8 @@
 #
 # arm64 is Raspberry Pi OS 64-bit (Pi 3, 4, 5, Zero 2 W); armhf is the 32-bit one.
 # NOSEC=1 leaves RELEASE-security out of the root, NOUPDATES=1 RELEASE-updates (for a mirror
-# whose index of that suite and architecture is stale: apt refuses it by size).
+# whose index of that suite and architecture is stale: apt refuses it by size; armhf's have
+# been, bookworm-security once and both of trixie's).
 #
 # 1. builds a Debian root of that release and architecture from Debian's own archive (kept
 #    in WORKDIR/RELEASE-ARCH as root.base; --fresh builds it again), without what the
@@ -250,8 +251,6 @@ step "$RELEASE $ARCH root"
 if [ "$FRESH" = 1 ] || [ ! -x "$W/root.base/usr/bin/python3" ]; then
     rm -rf "$W/root.base" "$W/root.tmp"
     M=http://deb.debian.org/debian
-    # NOSEC=1 / NOUPDATES=1 build without the security / updates suite (their armhf
-    # indexes have been stale on the mirror: bookworm-security once, trixie's both).
     SECURITY="deb http://deb.debian.org/debian-security $RELEASE-security main"
     UPDATES="deb $M $RELEASE-updates main"
     [ "${NOSEC:-0}" = 1 ] && SECURITY=""
